@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// subcommands lists constructors of top-level commands; each command's file
+// appends itself in an init function, so areas of the project can add their
+// commands without touching this file.
+var subcommands []func(v *viper.Viper) *cobra.Command
+
+func newRootCmd() *cobra.Command {
+	v := viper.New()
+	var cfgFile string
+	root := &cobra.Command{
+		Use:           "blueprints",
+		Short:         "Blueprints table companion: score, simulate, replay, scoreboard",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return loadConfig(v, cfgFile)
+		},
+	}
+	root.PersistentFlags().StringVar(&cfgFile, "config", "", "config file (YAML, TOML or JSON)")
+	for _, mk := range subcommands {
+		root.AddCommand(mk(v))
+	}
+	return root
+}
+
+// loadConfig wires viper: BLUEPRINTS_* environment variables and an optional
+// config file. Flags are bound by each command with bindFlags.
+func loadConfig(v *viper.Viper, cfgFile string) error {
+	v.SetEnvPrefix("BLUEPRINTS")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
+	v.AutomaticEnv()
+	if cfgFile != "" {
+		v.SetConfigFile(cfgFile)
+		if err := v.ReadInConfig(); err != nil {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints: config file %s: %v", cfgFile, err)}
+		}
+		return nil
+	}
+	v.SetConfigName("blueprints")
+	v.AddConfigPath(".")
+	if home, err := os.UserHomeDir(); err == nil {
+		v.AddConfigPath(filepath.Join(home, ".config", "blueprints"))
+	}
+	if err := v.ReadInConfig(); err != nil {
+		if _, ok := err.(viper.ConfigFileNotFoundError); !ok {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints: config file: %v", err)}
+		}
+	}
+	return nil
+}
+
+// bindFlags binds every flag of cmd to viper under its own name, so the value
+// can also come from BLUEPRINTS_<NAME> or the config file.
+func bindFlags(v *viper.Viper, cmd *cobra.Command) {
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		_ = v.BindPFlag(f.Name, f)
+	})
+}
