@@ -48,6 +48,8 @@ static volatile uint16_t ticks_ms;
 
 static board_t board;
 static parser_t parser;
+/* what each chip's digit registers hold, so only changed ones are sent */
+static uint8_t sent[DISPLAYS][BOARD_DIGITS];
 
 ISR(USART_RX_vect)
 {
@@ -154,11 +156,18 @@ static void render(uint8_t all)
 		max_write_same(MAX_INTENSITY, board.intensity);
 	if (dirty & 0x0F) {
 		uint8_t vals[DISPLAYS];
-		/* digit register 1 is the rightmost digit */
+		/* digit register 1 is the rightmost digit; a register is sent
+		 * only when some chip's value changed (or on a full refresh) */
 		for (uint8_t r = 0; r < BOARD_DIGITS; r++) {
-			for (uint8_t d = 0; d < DISPLAYS; d++)
-				vals[d] = board.segs[d][BOARD_DIGITS - 1 - r];
-			max_write_all((uint8_t)(MAX_DIGIT0 + r), vals);
+			uint8_t pos = (uint8_t)(BOARD_DIGITS - 1 - r), change = all;
+			for (uint8_t d = 0; d < DISPLAYS; d++) {
+				vals[d] = board.segs[d][pos];
+				if (vals[d] != sent[d][pos])
+					change = 1;
+				sent[d][pos] = vals[d];
+			}
+			if (change)
+				max_write_all((uint8_t)(MAX_DIGIT0 + r), vals);
 		}
 	}
 	if (dirty & DIRTY_VISIBLE) {

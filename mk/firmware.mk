@@ -1,0 +1,14 @@
+# Scoreboard firmware (firmware/) and its simulated board: the Go tests in
+# hardware/ drive the real firmware ELF inside the simulator, so both are
+# built before `go test`; the host-compiled C unit tests run as their own step.
+TEST_PACKAGES += gcc-avr avr-libc simavr libsimavr-dev libelf-dev pkg-config
+TEST_PREREQS  += firmware-build
+TEST_TARGETS  += firmware-test
+FUZZ_TARGETS  += ./hardware/protocol:FuzzDecode
+
+.PHONY: firmware-build firmware-test
+firmware-build: test-deps
+	$(MAKE) -C firmware all
+
+firmware-test: test-deps
+	$(MAKE) -C firmware test
