@@ -29,8 +29,7 @@ type RandomBot struct{}
 // Choose picks a random legal placement (or removal) and, with 2 players, a
 // random die to discard.
 func (RandomBot) Choose(s *State, rng *rand.Rand, buf []Move) (Move, []Move) {
-	buf = s.LegalMoves(buf[:0])
-	m := buf[rng.IntN(len(buf))]
+	m := s.RandomMove(rng)
 	if s.N == 2 && s.NOffer > 1 {
 		m.Discard = s.randomOther(rng, m.Die)
 	}
@@ -111,12 +110,10 @@ func (s *State) bestFor(p int, taken Die) Die {
 // PlayOut plays the game to its end with one bot per seat, using rng for the
 // bots' choices.
 func PlayOut(g *Game, bots []Bot, rng *rand.Rand) error {
-	var buf [64]Move
-	scratch := buf[:0]
 	for !g.Over() {
 		p := g.Current()
 		var m Move
-		m, scratch = bots[p].Choose(&g.State, rng, scratch)
+		m, g.moves = bots[p].Choose(&g.State, rng, g.moves)
 		if err := g.Play(p, m); err != nil {
 			return fmt.Errorf("seat %d (%s) move %s: %w", p, g.name(p), m, err)
 		}

@@ -83,11 +83,9 @@ func CheckPlacement(bp *Blueprint, b *Building, d Die, row, col int) error {
 	if st.n >= MaxHeight {
 		return &PlacementError{Die: d, Row: row + 1, Col: col + 1, Level: level, Rule: ErrStackTooTall}
 	}
-	if st.n > 0 {
+	if st.n > 0 && st.dice[st.n-1].Pips > d.Pips {
 		below := st.dice[st.n-1]
-		if below.Pips > d.Pips {
-			return &PlacementError{Die: d, Row: row + 1, Col: col + 1, Level: level, Below: &below, Rule: ErrHigherBelow}
-		}
+		return &PlacementError{Die: d, Row: row + 1, Col: col + 1, Level: level, Below: &below, Rule: ErrHigherBelow}
 	}
 	return nil
 }

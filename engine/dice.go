@@ -107,10 +107,10 @@ func ParseDie(s string) (Die, error) {
 	}
 	m, err := ParseMaterial(s[:1])
 	if err != nil {
-		return Die{}, fmt.Errorf("die %q: %w", s, err)
+		return Die{}, fmt.Errorf("%w: die %q has material %q (want W, R, S or G)", ErrUnknownMaterial, s, s[:1])
 	}
 	if s[1] < '1' || s[1] > '6' {
-		return Die{}, fmt.Errorf("%w: die %q: pips %q outside 1-6", ErrBadPips, s, s[1:])
+		return Die{}, fmt.Errorf("%w: die %q has pips %q", ErrBadPips, s, s[1:])
 	}
 	return Die{Mat: m, Pips: s[1] - '0'}, nil
 }

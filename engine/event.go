@@ -10,21 +10,21 @@ type Kind uint8
 
 // The events of a game, in the order they happen.
 const (
-	KindNone         Kind = iota
-	GameStarted           // players, seed, first player, victory points
-	RoundStarted          // round number and turn order (seats)
-	InDemandDrawn         // the two in-demand dice, first then second
-	BlueprintDealt        // a card dealt to a player
-	OfferDrawn            // the dice rolled for the offer
-	DiePlaced             // a player took a die from the offer and placed it
-	DieRemoved            // a player who could place nothing removed a die
-	DieDiscarded          // 2 players: the second die taken out of the offer
-	DiceDrawn             // dice drawn, rolled and added to the offer (none when the bag is empty)
-	BuildingScored        // a player's round points
-	AwardGiven            // a trophy card to a player
-	PrizeGiven            // a prize card to a player
-	RoundEnded            // dice back in the bag, blueprints discarded
-	GameEnded             // final victory points and the winners
+	KindNone       Kind = iota
+	GameStarted         // players, seed, first player, victory points
+	RoundStarted        // round number and turn order (seats)
+	InDemandDrawn       // the two in-demand dice, first then second
+	BlueprintDealt      // a card dealt to a player
+	OfferDrawn          // the dice rolled for the offer
+	DiePlaced           // a player took a die from the offer and placed it
+	DieRemoved          // a player who could place nothing removed a die
+	DieDiscarded        // 2 players: the second die taken out of the offer
+	DiceDrawn           // dice drawn, rolled and added to the offer (none when the bag is empty)
+	BuildingScored      // a player's round points
+	AwardGiven          // a trophy card to a player
+	PrizeGiven          // a prize card to a player
+	RoundEnded          // dice back in the bag, blueprints discarded
+	GameEnded           // final victory points and the winners
 )
 
 var kindNames = [...]string{

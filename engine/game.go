@@ -53,6 +53,8 @@ type Game struct {
 	deck []Card
 	next int
 	log  []Event
+	// moves is scratch space for bots choosing a move.
+	moves []Move
 	// OnEvent, when set, sees every event right after it is applied.
 	OnEvent func(Event)
 }
@@ -126,7 +128,7 @@ func (g *Game) emit(e Event) error {
 	if e.Kind != GameStarted && e.Kind != GameEnded && e.Kind != RoundStarted {
 		e.Round = int8(g.Round)
 	}
-	if err := g.State.Apply(e); err != nil {
+	if err := g.State.apply(&e); err != nil {
 		return fmt.Errorf("engine: internal error, the game produced an event it rejects: %w", err)
 	}
 	g.log = append(g.log, e)
@@ -284,7 +286,7 @@ func (g *Game) Play(player int, m Move) error {
 }
 
 func (g *Game) finishRound() error {
-	res := g.scoreRound()
+	res := &g.result
 	for pos := 0; pos < g.N; pos++ {
 		if err := g.emit(Event{Kind: BuildingScored, Player: g.Order[pos], Score: res.Scores[pos].Breakdown}); err != nil {
 			return err
@@ -326,18 +328,16 @@ func (s *State) LegalMoves(buf []Move) []Move {
 	if p < 0 || s.Phase != PhaseTake {
 		return buf
 	}
-	seat := &s.Seats[p]
 	start := len(buf)
+	need := s.needs(p)
 	for i := 0; i < s.NOffer; i++ {
 		d := s.Offer[i]
 		if i > 0 && s.Offer[i-1] == d {
 			continue
 		}
-		for r := 0; r < Rows; r++ {
-			for c := 0; c < Cols; c++ {
-				if canPlace(&seat.Blueprint, &seat.Building, d, r, c) {
-					buf = append(buf, Move{Die: d, Row: r, Col: c})
-				}
+		for k, n := range need {
+			if d.Pips >= n {
+				buf = append(buf, Move{Die: d, Row: k / Cols, Col: k % Cols})
 			}
 		}
 	}
@@ -351,6 +351,65 @@ func (s *State) LegalMoves(buf []Move) []Move {
 		buf = append(buf, Move{Die: s.Offer[i], Remove: true})
 	}
 	return buf
+}
+
+// needs gives, for each cell of seat p's card (row-major), the lowest value
+// a die must show to go on it, or 7 when nothing may.
+func (s *State) needs(p int) [Rows * Cols]uint8 { return s.Seats[p].need }
+
+// RandomMove picks, uniformly, one of the moves LegalMoves would list, in
+// time linear in the offer, without listing them.
+func (s *State) RandomMove(rng *rand.Rand) Move {
+	p := s.Current()
+	need := s.needs(p)
+	// fits[v] = number of cells a die showing v may go on.
+	var fits [8]int
+	for _, n := range need {
+		fits[n]++
+	}
+	for v := 1; v <= 6; v++ {
+		fits[v] += fits[v-1]
+	}
+	total, distinct := 0, 0
+	for i := 0; i < s.NOffer; i++ {
+		if i > 0 && s.Offer[i-1] == s.Offer[i] {
+			continue
+		}
+		distinct++
+		total += fits[s.Offer[i].Pips]
+	}
+	if total == 0 {
+		k := rng.IntN(distinct)
+		for i := 0; i < s.NOffer; i++ {
+			if i > 0 && s.Offer[i-1] == s.Offer[i] {
+				continue
+			}
+			if k == 0 {
+				return Move{Die: s.Offer[i], Remove: true}
+			}
+			k--
+		}
+	}
+	k := rng.IntN(total)
+	for i := 0; i < s.NOffer; i++ {
+		d := s.Offer[i]
+		if i > 0 && s.Offer[i-1] == d {
+			continue
+		}
+		if k >= fits[d.Pips] {
+			k -= fits[d.Pips]
+			continue
+		}
+		for c, n := range need {
+			if d.Pips >= n {
+				if k == 0 {
+					return Move{Die: d, Row: c / Cols, Col: c % Cols}
+				}
+				k--
+			}
+		}
+	}
+	return s.LegalMoves(nil)[0] // not reached: k < total
 }
 
 // Replay applies a log to a fresh state, checking every event against the

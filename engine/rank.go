@@ -47,12 +47,12 @@ type Step uint8
 
 // The tie-break chain, in order.
 const (
-	ByScore         Step = iota // higher round score
-	ByInDemandFirst             // more dice of the first in-demand colour
-	ByInDemandSecond            // more dice of the second in-demand colour
-	ByTurnOrder                 // played later in this round's turn order
-	ByOnlyQualifier             // (prizes) nobody else qualified
-	ByNothing                   // nobody got it
+	ByScore          Step = iota // higher round score
+	ByInDemandFirst              // more dice of the first in-demand colour
+	ByInDemandSecond             // more dice of the second in-demand colour
+	ByTurnOrder                  // played later in this round's turn order
+	ByOnlyQualifier              // (prizes) nobody else qualified
+	ByNothing                    // nobody got it
 )
 
 var stepNames = [...]string{"score", "in-demand-first", "in-demand-second", "turn-order", "only-qualifier", "none"}
@@ -137,9 +137,10 @@ type RoundScore struct {
 // the awards and prizes with the step that decided each. Player indices are
 // positions in the round's turn order.
 type RoundResult struct {
+	N        int // players
 	InDemand [2]Material
-	Scores   []RoundScore
-	Ranking  []int // best first
+	Scores   [MaxPlayers]RoundScore // [:N] are used
+	Ranking  [MaxPlayers]int        // [:N] are used, best first
 	Awards   [NumAwards]Decision
 	Prizes   [NumPrizes]Decision
 }
@@ -149,8 +150,14 @@ type RoundResult struct {
 // and each prize to the best-ranked building that qualifies. It does not
 // check the buildings' legality (see Validate).
 func ScoreRound(inDemand [2]Material, players []RoundPlayer) RoundResult {
-	res := RoundResult{InDemand: inDemand, Scores: make([]RoundScore, len(players))}
-	cs := make([]Contender, len(players))
+	n := len(players)
+	if n > MaxPlayers {
+		n = MaxPlayers
+	}
+	res := RoundResult{N: n, InDemand: inDemand}
+	var contenders [MaxPlayers]Contender
+	cs := contenders[:n]
+	players = players[:n]
 	for i := range players {
 		p := &players[i]
 		rs := &res.Scores[i]
@@ -159,13 +166,16 @@ func ScoreRound(inDemand [2]Material, players []RoundPlayer) RoundResult {
 		rs.Qualifies = Qualifies(&p.Building)
 		cs[i] = Contender{Score: rs.Breakdown.Total, InDemand: rs.InDemand, TurnPos: i}
 	}
-	res.Ranking = Rank(cs)
+	for i := range cs {
+		res.Ranking[i] = i
+	}
+	rankInPlace(cs, res.Ranking[:n])
 	for a := range res.Awards {
 		res.Awards[a] = Decision{Winner: -1, Over: -1, By: ByNothing}
 	}
 	for k, a := range AwardsFor(len(players)) {
 		d := Decision{Winner: res.Ranking[k], Over: -1, By: ByScore}
-		if k+1 < len(res.Ranking) {
+		if k+1 < n {
 			d.Over = res.Ranking[k+1]
 			_, d.By = Beats(cs[d.Winner], cs[d.Over])
 		}
@@ -173,7 +183,7 @@ func ScoreRound(inDemand [2]Material, players []RoundPlayer) RoundResult {
 	}
 	for _, p := range Prizes {
 		d := Decision{Winner: -1, Over: -1, By: ByNothing}
-		for _, i := range res.Ranking {
+		for _, i := range res.Ranking[:n] {
 			if !res.Scores[i].Qualifies.Has(p) {
 				continue
 			}

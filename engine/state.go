@@ -46,6 +46,9 @@ type Seat struct {
 	Awards    [NumAwards]int
 	PrizeWins int
 	scored    bool
+	// need is, per cell (row-major), the lowest value a die must show to go
+	// there, or 7 when nothing may; derived from Blueprint and Building.
+	need [Rows * Cols]uint8
 }
 
 // VP is the seat's victory points from its award and prize cards.
@@ -83,6 +86,7 @@ type State struct {
 	Discarded int // dice discarded this round (2 players)
 	History   [Rounds]RoundRecord
 	Winners   []int
+	result    RoundResult                 // the round's scores and decisions, once its building is over
 	given     [NumAwards + NumPrizes]int8 // seat given each award, then each prize, this round; -1 none
 	dealt     int
 	seq       int
@@ -185,6 +189,10 @@ func (s *State) CanPlaceAny(p int) bool {
 	return false
 }
 
+// seatList copies seats out of an order array, for messages (so that an
+// event never escapes to the heap through an error).
+func seatList(o [MaxPlayers]int8, n uint8) []int8 { return append([]int8(nil), o[:n]...) }
+
 func badEvent(e *Event, format string, args ...any) error {
 	return fmt.Errorf("%w: event %d (%s): %s", ErrBadEvent, e.Seq, e.Kind, fmt.Sprintf(format, args...))
 }
@@ -237,15 +245,16 @@ func (s *State) apply(e *Event) error {
 			return badEvent(e, "turn order of %d seats, want %d", e.NOrder, s.N)
 		}
 		var seen [MaxPlayers]bool
-		for _, p := range e.Order[:e.NOrder] {
+		for i := 0; i < int(e.NOrder); i++ {
+			p := e.Order[i]
 			if int(p) >= s.N || p < 0 || seen[p] {
-				return badEvent(e, "turn order %v is not the %d seats once each", e.Order[:e.NOrder], s.N)
+				return badEvent(e, "turn order %v is not the %d seats once each", seatList(e.Order, e.NOrder), s.N)
 			}
 			seen[p] = true
 		}
 		want := s.turnOrderFor(int(e.Round))
 		if want != e.Order {
-			return badEvent(e, "turn order %v, the rules give %v", e.Order[:e.NOrder], want[:s.N])
+			return badEvent(e, "turn order %v, the rules give %v", seatList(e.Order, e.NOrder), seatList(want, uint8(s.N)))
 		}
 		s.Round = int(e.Round)
 		s.Order = e.Order
@@ -286,8 +295,15 @@ func (s *State) apply(e *Event) error {
 		if e.Card <= 0 {
 			return badEvent(e, "card id %d", e.Card)
 		}
-		s.Seats[e.Player].Card = int(e.Card)
-		s.Seats[e.Player].Blueprint = e.Layout
+		seat := &s.Seats[e.Player]
+		seat.Card = int(e.Card)
+		seat.Blueprint = e.Layout
+		for k := range seat.need {
+			seat.need[k] = 1
+			if e.Layout[k/Cols][k%Cols] == Hatched {
+				seat.need[k] = 7
+			}
+		}
 		s.dealt++
 	case OfferDrawn:
 		if s.Phase != PhaseSetup || s.dealt != s.N {
@@ -327,7 +343,12 @@ func (s *State) apply(e *Event) error {
 			if int(e.Level) != seat.Building[r][c].Height()+1 {
 				return badEvent(e, "level %d, the die lands on level %d", e.Level, seat.Building[r][c].Height()+1)
 			}
-			seat.Building[r][c].push(e.Die)
+			st := &seat.Building[r][c]
+			st.push(e.Die)
+			seat.need[r*Cols+c] = e.Die.Pips
+			if st.n >= MaxHeight {
+				seat.need[r*Cols+c] = 7
+			}
 		} else {
 			if s.CanPlaceAny(p) {
 				return fmt.Errorf("%w: event %d: seat %d", ErrCanPlace, e.Seq, p)
@@ -372,6 +393,7 @@ func (s *State) apply(e *Event) error {
 		s.Turn++
 		if s.Turn == s.N*DicePerRound {
 			s.Phase = PhaseScoring
+			s.result = s.scoreRound()
 		} else {
 			s.Phase = PhaseTake
 		}
@@ -383,7 +405,11 @@ func (s *State) apply(e *Event) error {
 		if s.Phase != PhaseScoring || seat.scored {
 			return badEvent(e, "seat %d cannot be scored now", e.Player)
 		}
-		if got := Score(&seat.Blueprint, &seat.Building); got != e.Score {
+		pos := 0
+		for int(s.Order[pos]) != int(e.Player) {
+			pos++
+		}
+		if got := s.result.Scores[pos].Breakdown; got != e.Score {
 			return badEvent(e, "seat %d scored %+v, its building scores %+v", e.Player, e.Score, got)
 		}
 		seat.Rounds[s.Round-1] = e.Score
@@ -431,11 +457,11 @@ func (s *State) apply(e *Event) error {
 		}
 		winners := s.computeWinners()
 		if len(winners) != int(e.NOrder) {
-			return badEvent(e, "winners %v, the rules give %v", e.Order[:e.NOrder], winners)
+			return badEvent(e, "winners %v, the rules give %v", seatList(e.Order, e.NOrder), winners)
 		}
 		for i, w := range winners {
 			if int(e.Order[i]) != w {
-				return badEvent(e, "winners %v, the rules give %v", e.Order[:e.NOrder], winners)
+				return badEvent(e, "winners %v, the rules give %v", seatList(e.Order, e.NOrder), winners)
 			}
 		}
 		s.Winners = winners
@@ -494,8 +520,9 @@ func (s *State) turnOrderFor(round int) [MaxPlayers]int8 {
 	return order
 }
 
-// record captures the round just scored, with awards and prizes decided
-// again from the buildings so that a log whose cards disagree is caught.
+// record captures the round just scored, with the awards and prizes the
+// rules give (decided from the buildings when the building phase ended), so
+// that a log whose cards disagree is caught.
 func (s *State) record() RoundRecord {
 	rec := RoundRecord{Order: s.Order, InDemand: s.InDemand}
 	for i := 0; i < s.N; i++ {
@@ -508,7 +535,7 @@ func (s *State) record() RoundRecord {
 	for i := range rec.Prizes {
 		rec.Prizes[i] = -1
 	}
-	res := s.scoreRound()
+	res := &s.result
 	for a, d := range res.Awards {
 		if d.Winner >= 0 {
 			rec.Awards[a] = s.Order[d.Winner]
@@ -522,14 +549,18 @@ func (s *State) record() RoundRecord {
 	return rec
 }
 
+// RoundResult is the scored round once its building is over (phase
+// PhaseScoring), players in turn order.
+func (s *State) RoundResult() RoundResult { return s.result }
+
 // scoreRound scores the current round's buildings in turn order.
 func (s *State) scoreRound() RoundResult {
-	players := make([]RoundPlayer, s.N)
+	var players [MaxPlayers]RoundPlayer
 	for pos := 0; pos < s.N; pos++ {
 		seat := &s.Seats[s.Order[pos]]
 		players[pos] = RoundPlayer{Blueprint: seat.Blueprint, Building: seat.Building}
 	}
-	return ScoreRound(s.InDemand, players)
+	return ScoreRound(s.InDemand, players[:s.N])
 }
 
 // Standing is a seat's place at the end of the game.
@@ -544,11 +575,19 @@ type Standing struct {
 // end-of-game chain: most VP, then most prizes, then most gold, silver,
 // bronze awards; seats still tied keep seat order.
 func (s *State) Standings() []Standing {
-	out := make([]Standing, s.N)
+	st := s.standings()
+	return append([]Standing(nil), st[:s.N]...)
+}
+
+// standings is Standings without allocating (an insertion sort, stable).
+func (s *State) standings() [MaxPlayers]Standing {
+	var out [MaxPlayers]Standing
 	for i := 0; i < s.N; i++ {
 		out[i] = Standing{Seat: i, VP: s.Seats[i].VP(s.Setup.VP), Prizes: s.Seats[i].PrizeWins, Awards: s.Seats[i].Awards}
+		for j := i; j > 0 && cmpStanding(out[j], out[j-1]) > 0; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return cmpStanding(out[a], out[b]) > 0 })
 	return out
 }
 
@@ -586,9 +625,9 @@ func EndStep(a, b Standing) string {
 }
 
 func (s *State) computeWinners() []int {
-	st := s.Standings()
+	st := s.standings()
 	w := []int{st[0].Seat}
-	for _, x := range st[1:] {
+	for _, x := range st[1:s.N] {
 		if cmpStanding(st[0], x) != 0 {
 			break
 		}
