@@ -157,7 +157,7 @@ func (v *Virtual) draw(note string) error {
 			if row == 1 {
 				label = fmt.Sprintf("P%d  ", i+1)
 			}
-			b.WriteString(label + strings.TrimRight(line, " ") + "\n")
+			b.WriteString(strings.TrimRight(label+line, " ") + "\n")
 		}
 	}
 	if _, err := io.WriteString(v.w, b.String()); err != nil {
