@@ -286,12 +286,12 @@ func (s *Serial) markAllUnconfirmed() {
 
 // item is one thing to push.
 type item struct {
-	frame   protocol.Frame
-	clear   bool
-	player  int // display, or -1
-	ver     uint64
-	bright  bool
-	alert   *alertReq
+	frame  protocol.Frame
+	clear  bool
+	player int // display, or -1
+	ver    uint64
+	bright bool
+	alert  *alertReq
 }
 
 // next picks what to push next; s.mu held. Order: CLEAR when several
