@@ -112,7 +112,7 @@ var errRebooted = errors.New("hardware: board restarted")
 // exchange sends f and waits for its answer, resending on timeout or on a
 // NAK that says the frame arrived damaged. It returns the answer (ACK, or
 // HELLO for INFO). rebooted is set when an unsolicited HELLO was seen.
-func (s *Serial) exchange(c *conn, f protocol.Frame, retries int, rebooted *bool) (protocol.Frame, error) {
+func (s *Serial) exchange(ctx context.Context, c *conn, f protocol.Frame, retries int, rebooted *bool) (protocol.Frame, error) {
 	var lastNak error
 	for attempt := 0; attempt <= retries; attempt++ {
 		f.Seq = c.nextSeq()
@@ -163,6 +163,9 @@ func (s *Serial) exchange(c *conn, f protocol.Frame, retries int, rebooted *bool
 			case <-s.done:
 				timer.Stop()
 				return protocol.Frame{}, ErrClosed
+			case <-ctx.Done():
+				timer.Stop()
+				return protocol.Frame{}, ctx.Err()
 			}
 		}
 	}
@@ -189,7 +192,7 @@ func (s *Serial) connect(ctx context.Context) (*conn, protocol.HelloInfo, error)
 	for {
 		info := protocol.NewInfo(0)
 		var rebooted bool
-		a, err := s.exchange(c, info, 0, &rebooted)
+		a, err := s.exchange(ctx, c, info, 0, &rebooted)
 		if err == nil {
 			h, perr := protocol.ParseHello(&a)
 			if perr != nil {
@@ -377,7 +380,7 @@ func (s *Serial) serve(c *conn) error {
 		it, ok := s.next()
 		s.mu.Unlock()
 		if ok {
-			_, err := s.exchange(c, it.frame, s.opts.Retries, &rebooted)
+			_, err := s.exchange(s.ctx, c, it.frame, s.opts.Retries, &rebooted)
 			s.mu.Lock()
 			s.complete(it, err)
 			if rebooted {
@@ -404,7 +407,7 @@ func (s *Serial) serve(c *conn) error {
 				s.mu.Unlock()
 			}
 		case <-ping.C:
-			if _, err := s.exchange(c, protocol.NewPing(0), s.opts.Retries, &rebooted); err != nil {
+			if _, err := s.exchange(s.ctx, c, protocol.NewPing(0), s.opts.Retries, &rebooted); err != nil {
 				return err
 			}
 			if rebooted {

@@ -1,0 +1,204 @@
+package hardware
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/blueprints-companion/blueprints/hardware/protocol"
+)
+
+// fakeBoard answers on the master side of a pty of its own with a handler,
+// for the cases the real firmware never produces.
+type fakeBoard struct {
+	path   string
+	master *os.File
+	slave  *os.File
+	wg     sync.WaitGroup
+}
+
+func newFakeBoard(t *testing.T, answer func(cmd protocol.Frame) []protocol.Frame) *fakeBoard {
+	t.Helper()
+	m, s, err := pty.Open()
+	if err != nil {
+		t.Fatalf("pty.Open: %v", err)
+	}
+	fb := &fakeBoard{path: s.Name(), master: m, slave: s}
+	fb.wg.Add(1)
+	go func() {
+		defer fb.wg.Done()
+		var sp protocol.Splitter
+		buf := make([]byte, 256)
+		for {
+			n, err := m.Read(buf)
+			if err != nil {
+				return
+			}
+			for _, c := range buf[:n] {
+				block, done, _ := sp.Push(c)
+				if !done || block == nil {
+					continue
+				}
+				var f protocol.Frame
+				if protocol.Decode(block, &f) != nil {
+					continue
+				}
+				for _, a := range answer(f) {
+					w, _ := protocol.AppendEncode(nil, &a)
+					if _, err := m.Write(w[1:]); err != nil {
+						return
+					}
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = s.Close()
+		_ = m.Close()
+		fb.wg.Wait()
+	})
+	return fb
+}
+
+var fourDisplays = protocol.HelloInfo{Protocol: 1, FirmwareMajor: 1, Displays: 4}
+
+func TestOpenSerialErrors(t *testing.T) {
+	noLeak(t)
+	ctx := context.Background()
+	t.Run("no port given", func(t *testing.T) {
+		_, err := OpenSerial(ctx, SerialOptions{})
+		if !errors.Is(err, ErrNoPort) {
+			t.Fatalf("error %v, want ErrNoPort", err)
+		}
+	})
+	t.Run("missing port", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "nothing")
+		_, err := OpenSerial(ctx, SerialOptions{Port: path})
+		if !errors.Is(err, ErrNoPort) || !strings.Contains(err.Error(), path) {
+			t.Fatalf("error %v, want ErrNoPort naming %s", err, path)
+		}
+	})
+	t.Run("bad VID:PID", func(t *testing.T) {
+		_, err := OpenSerial(ctx, SerialOptions{VIDPID: "2341-0043"})
+		if err == nil || !strings.Contains(err.Error(), "VID:PID") {
+			t.Fatalf("error %v, want one about VID:PID", err)
+		}
+	})
+	t.Run("silent port", func(t *testing.T) {
+		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
+		_, err := OpenSerial(ctx, SerialOptions{Port: fb.path, HandshakeTimeout: 400 * time.Millisecond})
+		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "silent") {
+			t.Fatalf("error %v, want ErrHandshake saying the port is silent", err)
+		}
+	})
+	t.Run("garbage on the line", func(t *testing.T) {
+		m, s, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		defer s.Close()
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { // a board at the wrong baud rate: bytes, never a frame
+			defer wg.Done()
+			rnd := rand.New(rand.NewSource(1))
+			buf := make([]byte, 64)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+				for i := range buf {
+					buf[i] = byte(rnd.Intn(255) + 1)
+				}
+				buf[rnd.Intn(len(buf))] = 0
+				if _, err := m.Write(buf); err != nil {
+					return
+				}
+			}
+		}()
+		_, err = OpenSerial(ctx, SerialOptions{Port: s.Name(), HandshakeTimeout: 400 * time.Millisecond})
+		close(stop)
+		wg.Wait()
+		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "not scoreboard frames") {
+			t.Fatalf("error %v, want ErrHandshake about garbage", err)
+		}
+	})
+	t.Run("wrong protocol version", func(t *testing.T) {
+		fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+			h := fourDisplays
+			h.Protocol = 2
+			return []protocol.Frame{protocol.NewHello(f.Seq, h)}
+		})
+		_, err := OpenSerial(ctx, SerialOptions{Port: fb.path, HandshakeTimeout: time.Second})
+		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "protocol 2") {
+			t.Fatalf("error %v, want ErrHandshake about protocol 2", err)
+		}
+	})
+	t.Run("cancelled context", func(t *testing.T) {
+		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
+		cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		_, err := OpenSerial(cctx, SerialOptions{Port: fb.path})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("error %v, want the context's", err)
+		}
+	})
+}
+
+func TestFakeBoardRefusals(t *testing.T) {
+	noLeak(t)
+	var mu sync.Mutex
+	damaged := 0
+	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+		switch f.Type {
+		case protocol.Info:
+			return []protocol.Frame{protocol.NewHello(f.Seq, fourDisplays)}
+		case protocol.SetScore:
+			return []protocol.Frame{protocol.NewNak(f.Seq, f.Type, protocol.BadValue)}
+		case protocol.SetText:
+			mu.Lock()
+			defer mu.Unlock()
+			damaged++
+			if damaged <= 2 { // the first two arrive damaged
+				return []protocol.Frame{protocol.NewNak(f.Seq, f.Type, protocol.BadCRC)}
+			}
+		}
+		// stale answers and noise frames must be ignored
+		return []protocol.Frame{protocol.NewAck(f.Seq+100, f.Type), protocol.NewAck(f.Seq, f.Type)}
+	})
+	ctx := context.Background()
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path, AckTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.SetScore(ctx, 0, 5); !errors.Is(err, ErrNak) || !strings.Contains(err.Error(), "value out of range") {
+		t.Fatalf("SetScore refused by the board: error %v, want ErrNak", err)
+	}
+	if err := s.SetText(ctx, 1, "HI"); err != nil {
+		t.Fatalf("SetText after two damaged sends: %v", err)
+	}
+	if !s.Connected() {
+		t.Fatal("a refusal must not drop the link")
+	}
+	if err := s.Alert(ctx, 2, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := s.SetText(cctx, 1, "X"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled SetText: %v", err)
+	}
+}
