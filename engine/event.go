@@ -53,6 +53,16 @@ func ParseKind(s string) (Kind, error) {
 	return KindNone, fmt.Errorf("%w: %q", ErrUnknownEvent, s)
 }
 
+// HasPlayer reports whether events of this kind belong to a player (seat);
+// the others carry Player -1.
+func (k Kind) HasPlayer() bool {
+	switch k {
+	case BlueprintDealt, DiePlaced, DieRemoved, DieDiscarded, BuildingScored, AwardGiven, PrizeGiven:
+		return true
+	}
+	return false
+}
+
 // MaxPlayers and MinPlayers bound the player count.
 const (
 	MinPlayers = 2
@@ -245,6 +255,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: %s: round %d", ErrBadEvent, k, w.Round)
 	}
 	out.Round = int8(w.Round)
+	if k.HasPlayer() != (w.Player != nil) {
+		return fmt.Errorf("%w: %s: player given for an event without one, or missing", ErrBadEvent, k)
+	}
 	if w.Player != nil {
 		if *w.Player < 0 || *w.Player >= MaxPlayers {
 			return fmt.Errorf("%w: %s: player %d", ErrBadEvent, k, *w.Player)

@@ -125,6 +125,9 @@ func (g *Game) Over() bool { return g.Phase == PhaseGameOver }
 
 func (g *Game) emit(e Event) error {
 	e.Seq = len(g.log) + 1
+	if !e.Kind.HasPlayer() {
+		e.Player = -1
+	}
 	if e.Kind != GameStarted && e.Kind != GameEnded && e.Kind != RoundStarted {
 		e.Round = int8(g.Round)
 	}
@@ -312,12 +315,8 @@ func (g *Game) finishRound() error {
 	if g.Round < Rounds {
 		return g.startRound()
 	}
-	winners := g.computeWinners()
-	ev := Event{Kind: GameEnded, Round: int8(g.Round), NOrder: uint8(len(winners))}
-	for i, w := range winners {
-		ev.Order[i] = int8(w)
-	}
-	return g.emit(ev)
+	winners, n := g.computeWinners()
+	return g.emit(Event{Kind: GameEnded, Round: int8(g.Round), NOrder: uint8(n), Order: winners})
 }
 
 // LegalMoves appends to buf every placement the current player can make (one

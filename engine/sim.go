@@ -102,10 +102,10 @@ func Simulate(opts SimOptions) (SimStats, error) {
 		if err := PlayOut(g, bots, rng); err != nil {
 			return st, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
 		}
-		for _, w := range g.Winners {
-			st.WinShare[w] += 1 / float64(len(g.Winners))
+		for _, w := range g.winners[:g.nWinners] {
+			st.WinShare[w] += 1 / float64(g.nWinners)
 		}
-		if len(g.Winners) > 1 {
+		if g.nWinners > 1 {
 			st.SharedWins++
 		}
 		for p := 0; p < opts.Players; p++ {

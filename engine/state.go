@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Rounds is the number of rounds in a game.
 const Rounds = 3
@@ -85,7 +82,8 @@ type State struct {
 	Seats     [MaxPlayers]Seat
 	Discarded int // dice discarded this round (2 players)
 	History   [Rounds]RoundRecord
-	Winners   []int
+	winners   [MaxPlayers]int8
+	nWinners  int
 	result    RoundResult                 // the round's scores and decisions, once its building is over
 	given     [NumAwards + NumPrizes]int8 // seat given each award, then each prize, this round; -1 none
 	dealt     int
@@ -455,16 +453,11 @@ func (s *State) apply(e *Event) error {
 		if s.Phase != PhaseSetup || s.Round != Rounds {
 			return badEvent(e, "the game ends after round %d", Rounds)
 		}
-		winners := s.computeWinners()
-		if len(winners) != int(e.NOrder) {
-			return badEvent(e, "winners %v, the rules give %v", seatList(e.Order, e.NOrder), winners)
+		winners, n := s.computeWinners()
+		if n != int(e.NOrder) || winners != e.Order {
+			return badEvent(e, "winners %v, the rules give %v", seatList(e.Order, e.NOrder), seatList(winners, uint8(n)))
 		}
-		for i, w := range winners {
-			if int(e.Order[i]) != w {
-				return badEvent(e, "winners %v, the rules give %v", seatList(e.Order, e.NOrder), winners)
-			}
-		}
-		s.Winners = winners
+		s.winners, s.nWinners = winners, n
 		s.Phase = PhaseGameOver
 	default:
 		return fmt.Errorf("%w: event %d: kind %d", ErrUnknownEvent, e.Seq, e.Kind)
@@ -624,15 +617,36 @@ func EndStep(a, b Standing) string {
 	return "tied"
 }
 
-func (s *State) computeWinners() []int {
+// Winners returns the winning seats once the game is over (several when
+// they share the win), in seat order; nil before.
+func (s *State) Winners() []int {
+	if s.Phase != PhaseGameOver {
+		return nil
+	}
+	out := make([]int, s.nWinners)
+	for i := range out {
+		out[i] = int(s.winners[i])
+	}
+	return out
+}
+
+// computeWinners gives the seats tied at the top of the standings, in seat
+// order, and how many there are.
+func (s *State) computeWinners() ([MaxPlayers]int8, int) {
 	st := s.standings()
-	w := []int{st[0].Seat}
-	for _, x := range st[1:s.N] {
+	var w [MaxPlayers]int8
+	n := 0
+	for _, x := range st[:s.N] {
 		if cmpStanding(st[0], x) != 0 {
 			break
 		}
-		w = append(w, x.Seat)
+		w[n] = int8(x.Seat)
+		n++
 	}
-	sort.Ints(w)
-	return w
+	for i := 1; i < n; i++ { // seat order
+		for j := i; j > 0 && w[j] < w[j-1]; j-- {
+			w[j], w[j-1] = w[j-1], w[j]
+		}
+	}
+	return w, n
 }

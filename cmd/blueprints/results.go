@@ -58,14 +58,14 @@ func gameJSON(s *engine.State, events int) gameOutput {
 	for _, x := range st {
 		out.Final = append(out.Final, finalOut{Name: s.Setup.Players[x.Seat], VP: x.VP, Prizes: x.Prizes, Gold: x.Awards[engine.Gold], Silver: x.Awards[engine.Silver], Bronze: x.Awards[engine.Bronze]})
 	}
-	for _, w := range s.Winners {
+	for _, w := range s.Winners() {
 		out.Winners = append(out.Winners, s.Setup.Players[w])
 	}
 	out.DecidedBy = "only player"
-	if len(st) > len(s.Winners) {
-		out.DecidedBy = engine.EndStep(st[0], st[len(s.Winners)])
+	if len(st) > len(s.Winners()) {
+		out.DecidedBy = engine.EndStep(st[0], st[len(s.Winners())])
 	}
-	if len(s.Winners) > 1 {
+	if len(s.Winners()) > 1 {
 		out.DecidedBy = "shared: tied on vp, prizes, gold, silver and bronze"
 	}
 	return out

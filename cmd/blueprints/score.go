@@ -169,7 +169,7 @@ type reasonsOut struct {
 // in the round's turn order.
 func roundJSON(res *engine.RoundResult, names []string, players []engine.RoundPlayer) roundOutput {
 	out := roundOutput{InDemand: []string{string(res.InDemand[0].Letter()), string(res.InDemand[1].Letter())}}
-	for i, s := range res.Scores {
+	for i, s := range res.Scores[:res.N] {
 		p := roundPlayerOut{Name: names[i], Turn: i + 1, Blueprint: players[i].Blueprint.String(), Breakdown: s.Breakdown, InDemand: s.InDemand, Qualifies: s.Qualifies.Names()}
 		for r := range p.Building {
 			for c := range p.Building[r] {
@@ -178,7 +178,7 @@ func roundJSON(res *engine.RoundResult, names []string, players []engine.RoundPl
 		}
 		out.Players = append(out.Players, p)
 	}
-	for _, i := range res.Ranking {
+	for _, i := range res.Ranking[:res.N] {
 		out.Ranking = append(out.Ranking, names[i])
 	}
 	who := func(d engine.Decision) *string {

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/blueprints-companion/blueprints/engine"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+)
+
+func init() { subcommands = append(subcommands, newPlayCmd) }
+
+// display is what the game loop drives: the LED scoreboard or its virtual
+// stand-in.
+type display interface {
+	SetScore(ctx context.Context, player int, score int) error
+	SetText(ctx context.Context, player int, text string) error
+	Alert(ctx context.Context, player int, d time.Duration) error
+	Close() error
+}
+
+func newPlayCmd(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Play one seeded game with bots, printing every event and the results",
+		Long: `Play one seeded game with bots and print every event as it happens, then
+the results of each round and the end of the game. Until the camera drives
+the game, this is what 'make run' shows: the engine judging every placement
+(--mistakes makes the bots try an illegal placement now and then, which the
+engine rejects with the rule it breaks, leaving the game untouched), scoring
+the rounds, and handing out awards and prizes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bindFlags(v, cmd)
+			return runPlay(cmd, v)
+		},
+	}
+	f := cmd.Flags()
+	f.Int("players", 4, "players (2-4)")
+	f.Int64("seed", 1, "seed: the same seed plays the same game")
+	f.String("bot", "greedy", "bot for every seat: random or greedy")
+	f.String("names", "Ana,Ben,Cleo,Dev", "player names in seat order (the first --players are used)")
+	f.Float64("mistakes", 0.1, "chance per turn that a bot first tries an illegal placement (0-1)")
+	f.String("log", "", "write the event log (JSON lines) to this file")
+	f.Bool("json", false, "print the events as JSON lines and the results as JSON")
+	return cmd
+}
+
+func runPlay(cmd *cobra.Command, v *viper.Viper) error {
+	players := v.GetInt("players")
+	if players < engine.MinPlayers || players > engine.MaxPlayers {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --players %d: want 2 to 4", players)}
+	}
+	names := strings.Split(v.GetString("names"), ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	for len(names) < players {
+		names = append(names, fmt.Sprintf("P%d", len(names)+1))
+	}
+	names = names[:players]
+	mistakes := v.GetFloat64("mistakes")
+	if mistakes < 0 || mistakes > 1 {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --mistakes %v: want a chance from 0 to 1", mistakes)}
+	}
+	bot, err := engine.NewBot(v.GetString("bot"))
+	if err != nil {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --bot %q: want random or greedy", v.GetString("bot"))}
+	}
+	cat, err := catalogue(v)
+	if err != nil {
+		return err
+	}
+	vp, err := victoryPoints(v)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	asJSON := v.GetBool("json")
+	seed := uint64(v.GetInt64("seed"))
+
+	var logFile *os.File
+	var logw *bufio.Writer
+	if path := v.GetString("log"); path != "" {
+		if logFile, err = os.Create(path); err != nil {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --log: %v", err)}
+		}
+		defer logFile.Close()
+		logw = bufio.NewWriter(logFile)
+		defer logw.Flush()
+	}
+
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	board := newDisplay(out, players, asJSON)
+	defer board.Close()
+
+	var logErr error
+	var buf []byte
+	var g *engine.Game
+	onEvent := func(e engine.Event) {
+		if logw != nil && logErr == nil {
+			buf, logErr = engine.AppendLog(buf[:0], []engine.Event{e})
+			if logErr == nil {
+				_, logErr = logw.Write(buf)
+			}
+		}
+		if asJSON {
+			b, _ := e.MarshalJSON()
+			fmt.Fprintf(out, "%s\n", b)
+		} else {
+			fmt.Fprintf(out, "%4d  %s\n", e.Seq, describe(&g.State, e))
+		}
+		showOnBoard(ctx, board, &g.State, e)
+	}
+	g, err = engine.NewGame(engine.Options{Players: names, Seed: seed, Catalogue: cat, VP: vp})
+	if err != nil {
+		return &exitError{code: 2, msg: "blueprints play: " + err.Error()}
+	}
+	// The game's first events happened inside NewGame: show them, then
+	// follow the rest as they happen.
+	for _, e := range g.Events() {
+		onEvent(e)
+	}
+	g.OnEvent = onEvent
+
+	rng := rand.New(rand.NewPCG(seed, 0xb0b))
+	var moves []engine.Move
+	for !g.Over() {
+		p := g.Current()
+		if mistakes > 0 && rng.Float64() < mistakes {
+			if bad, ok := illegalMove(&g.State, rng); ok {
+				err := g.Play(p, bad)
+				if err == nil {
+					return &exitError{code: 1, msg: fmt.Sprintf("blueprints play: the engine accepted an illegal move %s", bad)}
+				}
+				if asJSON {
+					writeJSON(out, map[string]any{"type": "rejected", "player": p, "move": bad.String(), "error": err.Error()})
+				} else {
+					fmt.Fprintf(out, "   ✗  %s tries %s — rejected: %v\n", names[p], bad, err)
+				}
+				_ = board.Alert(ctx, p, 1500*time.Millisecond)
+			}
+		}
+		var m engine.Move
+		m, moves = bot.Choose(&g.State, rng, moves)
+		if err := g.Play(p, m); err != nil {
+			return &exitError{code: 1, msg: fmt.Sprintf("blueprints play: %s's move %s: %v", names[p], m, err)}
+		}
+	}
+	if logErr != nil {
+		return &exitError{code: 2, msg: "blueprints play: --log: " + logErr.Error()}
+	}
+	res := gameJSON(&g.State, len(g.Events()))
+	if asJSON {
+		writeJSON(out, res)
+	} else {
+		writeGameText(out, res)
+	}
+	return nil
+}
+
+// illegalMove picks a placement the current player may not make (a die on
+// a hatched cell or on a higher value), as a careless hand would.
+func illegalMove(s *engine.State, rng *rand.Rand) (engine.Move, bool) {
+	p := s.Current()
+	seat := &s.Seats[p]
+	offer := s.OfferDice()
+	var bad []engine.Move
+	for _, d := range offer {
+		for r := 0; r < engine.Rows; r++ {
+			for c := 0; c < engine.Cols; c++ {
+				if engine.CheckPlacement(&seat.Blueprint, &seat.Building, d, r, c) != nil {
+					bad = append(bad, engine.Move{Die: d, Row: r, Col: c})
+				}
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return engine.Move{}, false
+	}
+	return bad[rng.IntN(len(bad))], true
+}
+
+// showOnBoard keeps the scoreboard in step with the game: each player's
+// live round score while building, round results, then victory points.
+func showOnBoard(ctx context.Context, b display, s *engine.State, e engine.Event) {
+	switch e.Kind {
+	case engine.RoundStarted:
+		for p := 0; p < s.N; p++ {
+			_ = b.SetText(ctx, p, fmt.Sprintf("r%d %s", e.Round, shortName(s.Setup.Players[p])))
+		}
+	case engine.DiePlaced:
+		seat := &s.Seats[e.Player]
+		_ = b.SetScore(ctx, int(e.Player), engine.Score(&seat.Blueprint, &seat.Building).Total)
+	case engine.BuildingScored:
+		_ = b.SetScore(ctx, int(e.Player), e.Score.Total)
+	case engine.GameEnded:
+		for p := 0; p < s.N; p++ {
+			_ = b.SetText(ctx, p, fmt.Sprintf("%2d VP", s.Seats[p].VP(s.Setup.VP)))
+		}
+		for _, w := range s.Winners() {
+			_ = b.SetText(ctx, w, fmt.Sprintf("%2d VP  W", s.Seats[w].VP(s.Setup.VP)))
+		}
+	}
+}
+
+func shortName(n string) string {
+	if len(n) > 4 {
+		return n[:4]
+	}
+	return n
+}
+
+// textDisplay is the fallback display: it writes nothing (the event lines
+// already say everything); newDisplay replaces it with the virtual
+// scoreboard when the hardware package provides one.
+type textDisplay struct{}
+
+func (textDisplay) SetScore(context.Context, int, int) error        { return nil }
+func (textDisplay) SetText(context.Context, int, string) error      { return nil }
+func (textDisplay) Alert(context.Context, int, time.Duration) error { return nil }
+func (textDisplay) Close() error                                    { return nil }
+
+var newDisplay = func(w io.Writer, players int, quiet bool) display { return textDisplay{} }
