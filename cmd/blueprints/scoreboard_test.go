@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blueprints-companion/blueprints/hardware/simboard"
+)
+
+func runBlueprints(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func TestParseScores(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		errPart string
+	}{
+		{in: "12,23,7,0", want: []int{12, 23, 7, 0}},
+		{in: " 5 , -3 ", want: []int{5, -3}},
+		{in: "99999999", want: []int{99999999}},
+		{in: "", errPart: "no scores"},
+		{in: "1,x", errPart: `score 2 "x" is not a whole number`},
+		{in: "1,,2", errPart: `score 2 "" is not a whole number`},
+		{in: "1,2,3,4,5", errPart: "at most 4"},
+		{in: "100000000", errPart: "does not fit 8 digits"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := parseScores(tt.in)
+			if tt.errPart != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errPart) {
+					t.Fatalf("parseScores(%q) error %v, want one containing %q", tt.in, err, tt.errPart)
+				}
+				return
+			}
+			if err != nil || len(got) != len(tt.want) {
+				t.Fatalf("parseScores(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("parseScores(%q) = %v, want %v", tt.in, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func FuzzParseScores(f *testing.F) {
+	for _, s := range []string{"12,23,7,0", "", "-1", "1,,", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseScores(s)
+		if err == nil && (len(got) == 0 || len(got) > 4) {
+			t.Fatalf("parseScores(%q) = %v without error", s, got)
+		}
+	})
+}
+
+func TestScoreboardCommandErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		code    int
+		errPart string
+	}{
+		{"no board", []string{"scoreboard", "show", "--scores", "1"}, 2, "no board given"},
+		{"bad scores", []string{"scoreboard", "show", "--virtual", "--scores", "1,a"}, 2, `"a" is not a whole number`},
+		{"too many for the board", []string{"scoreboard", "show", "--virtual", "--displays", "2", "--scores", "1,2,3"}, 2, "3 scores but the board has 2 displays"},
+		{"bad displays", []string{"scoreboard", "test", "--virtual", "--displays", "9"}, 2, "--displays 9"},
+		{"bad vid-pid", []string{"scoreboard", "test", "--vid-pid", "2341"}, 2, "VID:PID"},
+		{"missing port", []string{"scoreboard", "show", "--port", filepath.Join(t.TempDir(), "none"), "--scores", "1"}, 1, "does not exist"},
+		{"bad brightness", []string{"scoreboard", "show", "--virtual", "--scores", "1", "--brightness", "16"}, 2, "--brightness 16"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runBlueprints(t, tt.args...)
+			if exitCode(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.errPart) {
+				t.Fatalf("blueprints %v: exit %d (%v), want %d with %q", tt.args, exitCode(err), err, tt.code, tt.errPart)
+			}
+		})
+	}
+}
+
+func TestScoreboardVirtual(t *testing.T) {
+	out, err := runBlueprints(t, "scoreboard", "show", "--virtual", "--scores", "12,23,7,0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "P4") || !strings.Contains(out, " _|") {
+		t.Fatalf("virtual drawing:\n%s", out)
+	}
+	out, err = runBlueprints(t, "scoreboard", "test", "--virtual", "--hold", "0s")
+	if err != nil || !strings.Contains(out, "ALERT P1") {
+		t.Fatalf("test --virtual: %v\n%s", err, out)
+	}
+	out, err = runBlueprints(t, "scoreboard", "list", "--virtual")
+	if err != nil || !strings.Contains(out, "virtual") {
+		t.Fatalf("list --virtual: %v\n%s", err, out)
+	}
+}
+
+// The commands against the real firmware in the simulated board.
+func TestScoreboardOnSimulatedBoard(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "scoreboard")
+	b := simboard.Start(t, link)
+	if _, err := runBlueprints(t, "scoreboard", "show", "--port", link, "--scores", "12,23,7,0"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"      12", "      23", "       7", "       0"}
+	if _, err := b.WaitFor(10*time.Second, func(s simboard.State) bool {
+		return strings.Join(s.Texts(), "|") == strings.Join(want, "|")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// BLUEPRINTS_PORT works as well as --port.
+	t.Setenv("BLUEPRINTS_PORT", link)
+	if _, err := runBlueprints(t, "scoreboard", "test", "--hold", "100ms"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.WaitFor(10*time.Second, func(s simboard.State) bool {
+		return strings.Join(s.Texts(), "") == strings.Repeat(" ", 32)
+	}); err != nil {
+		t.Fatalf("not cleared after the test: %v", err)
+	}
+	allLit, beeps, prev := false, 0, false
+	for _, s := range b.History() {
+		lit := len(s.Displays) == 4
+		for _, d := range s.Displays {
+			lit = lit && d.Segs == "ffffffffffffffff" && d.Intensity == 15
+		}
+		allLit = allLit || lit
+		if s.Buzzer && !prev {
+			beeps++
+		}
+		prev = s.Buzzer
+	}
+	if !allLit || beeps != 1 {
+		t.Fatalf("scoreboard test: every segment lit %v, beeps %d; want true, 1", allLit, beeps)
+	}
+}
