@@ -13,6 +13,7 @@ TEST_TARGETS  :=
 TEST_PACKAGES :=
 TEST_PREREQS  :=
 RUN_PACKAGES  :=
+FUZZ_TARGETS  :=
 
 .PHONY: all build run test test-go vet fuzz bench fmt-check
 all: build
@@ -44,7 +45,6 @@ test-go: test-deps $(TEST_PREREQS)
 
 # Each fuzz target runs briefly; `go test -fuzz` takes one target at a time.
 FUZZTIME ?= 4s
-FUZZ_TARGETS :=
 fuzz: test-deps
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; name=$${t##*:}; \
