@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blueprints-companion/blueprints/hardware/internal/simboard"
+	"github.com/blueprints-companion/blueprints/hardware/simboard"
 )
 
 // BenchmarkFourScoresSimulated measures one update of all four scores, each

@@ -47,6 +47,7 @@ func OpenPath(path string, baud int) Opener {
 			}
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoPort, path, err)
 		}
+		keepDTROnClose(path)
 		p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
 		if err != nil {
 			return nil, fmt.Errorf("%w: open %s: %v", ErrNoPort, path, err)

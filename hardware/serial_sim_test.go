@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blueprints-companion/blueprints/hardware/internal/simboard"
 	"github.com/blueprints-companion/blueprints/hardware/segment"
+	"github.com/blueprints-companion/blueprints/hardware/simboard"
 )
 
 // These tests drive the real firmware in the simulated board

@@ -4,7 +4,8 @@
 TEST_PACKAGES += gcc-avr avr-libc simavr libsimavr-dev libelf-dev pkg-config
 TEST_PREREQS  += firmware-build
 TEST_TARGETS  += firmware-test hardware-fuzz
-FUZZ_TARGETS  += ./hardware/protocol:FuzzDecode
+SCOREBOARD_FUZZ := ./hardware/protocol:FuzzDecode ./cmd/blueprints:FuzzParseScores
+FUZZ_TARGETS  += $(SCOREBOARD_FUZZ)
 
 .PHONY: firmware-build firmware-test hardware-fuzz
 firmware-build: test-deps
@@ -13,12 +14,16 @@ firmware-build: test-deps
 firmware-test: test-deps
 	$(MAKE) -C firmware test
 
-# The frame decoder's fuzz target. It belongs in FUZZ_TARGETS, but while the
-# top-level Makefile resets FUZZ_TARGETS after including mk/*.mk it would not
-# run, so this step runs it unless the fuzz step already did.
+# The scoreboard's fuzz targets (frame decoder, --scores parser). They belong
+# in FUZZ_TARGETS, but while the top-level Makefile resets FUZZ_TARGETS after
+# including mk/*.mk they would not run there, so this step runs each one the
+# fuzz step did not.
 hardware-fuzz: test-deps
-	@case " $(FUZZ_TARGETS) " in \
-	  *" ./hardware/protocol:FuzzDecode "*) echo "hardware-fuzz: FuzzDecode ran in the fuzz step" ;; \
-	  *) echo "fuzz ./hardware/protocol FuzzDecode ($(FUZZTIME))"; \
-	     $(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./hardware/protocol ;; \
-	esac
+	@set -e; for t in $(SCOREBOARD_FUZZ); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  case " $(FUZZ_TARGETS) " in \
+	    *" $$t "*) echo "hardware-fuzz: $$name ran in the fuzz step" ;; \
+	    *) echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+	       $(GO) test -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) $$pkg ;; \
+	  esac; \
+	done

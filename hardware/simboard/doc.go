@@ -4,6 +4,9 @@
 // writes, and lets a test wait for what the 7-segment digits and the buzzer
 // show, inject faults, and kill and restart the board at the same path.
 //
+// It is a test helper (it takes a testing.TB) for this module's tests of
+// hardware and cmd/blueprints; it needs Linux.
+//
 // The binaries are built by `make -C firmware` (and by `make test`, before
 // the Go tests); when they are missing, Start fails the test saying so.
 package simboard

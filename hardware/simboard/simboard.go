@@ -52,15 +52,15 @@ type Board struct {
 	Link string // the symlink path the driver opens
 	PTY  string // the pty behind it
 
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	mu     sync.Mutex
-	state  State
-	states int
-	frames []FrameEvent
-	change chan struct{}
-	exited chan struct{}
-	args   []string
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	mu      sync.Mutex
+	state   State
+	history []State
+	frames  []FrameEvent
+	change  chan struct{}
+	exited  chan struct{}
+	args    []string
 }
 
 // Root finds the repository root (the directory with go.mod) from the
@@ -172,7 +172,9 @@ func (b *Board) follow(r io.Reader, ready chan<- string) {
 			}
 			b.mu.Lock()
 			b.state = st
-			b.states++
+			if len(b.history) < 100000 {
+				b.history = append(b.history, st)
+			}
 			close(b.change)
 			b.change = make(chan struct{})
 			b.mu.Unlock()
@@ -189,6 +191,13 @@ func (b *Board) State() State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.state
+}
+
+// History returns every display state seen so far, oldest first.
+func (b *Board) History() []State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]State(nil), b.history...)
 }
 
 // Frames returns the frame events seen so far and forgets them.
