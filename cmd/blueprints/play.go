@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/blueprints-companion/blueprints/engine"
+	"github.com/blueprints-companion/blueprints/hardware"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 )
@@ -50,6 +50,8 @@ the rounds, and handing out awards and prizes.`,
 	f.Float64("mistakes", 0.1, "chance per turn that a bot first tries an illegal placement (0-1)")
 	f.String("log", "", "write the event log (JSON lines) to this file")
 	f.Bool("json", false, "print the events as JSON lines and the results as JSON")
+	f.String("port", "", "drive the LED scoreboard on this serial port (default: the virtual scoreboard)")
+	f.String("vid-pid", "", "drive the LED scoreboard found by USB id VID:PID")
 	return cmd
 }
 
@@ -101,8 +103,17 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	board := newDisplay(out, players, asJSON)
+	last := &lastDrawing{}
+	board, err := openPlayBoard(ctx, v, players, last)
+	if err != nil {
+		return err
+	}
 	defer board.Close()
+	showBoard := func(why string) {
+		if !asJSON && last.text != "" {
+			fmt.Fprintf(out, "      -- %s --\n%s", why, indent(last.text, "      "))
+		}
+	}
 
 	var logErr error
 	var buf []byte
@@ -121,6 +132,12 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 			fmt.Fprintf(out, "%4d  %s\n", e.Seq, describe(&g.State, e))
 		}
 		showOnBoard(ctx, board, &g.State, e)
+		switch e.Kind {
+		case engine.RoundEnded:
+			showBoard(fmt.Sprintf("scoreboard after round %d", e.Round))
+		case engine.GameEnded:
+			showBoard("scoreboard at the end of the game")
+		}
 	}
 	g, err = engine.NewGame(engine.Options{Players: names, Seed: seed, Catalogue: cat, VP: vp})
 	if err != nil {
@@ -149,6 +166,7 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 					fmt.Fprintf(out, "   ✗  %s tries %s — rejected: %v\n", names[p], bad, err)
 				}
 				_ = board.Alert(ctx, p, 1500*time.Millisecond)
+				showBoard(fmt.Sprintf("scoreboard flashes %s's display", names[p]))
 			}
 		}
 		var m engine.Move
@@ -214,6 +232,16 @@ func showOnBoard(ctx context.Context, b display, s *engine.State, e engine.Event
 	}
 }
 
+func indent(s, pre string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pre + l
+		}
+	}
+	return strings.Join(lines, "")
+}
+
 func shortName(n string) string {
 	if len(n) > 4 {
 		return n[:4]
@@ -221,14 +249,28 @@ func shortName(n string) string {
 	return n
 }
 
-// textDisplay is the fallback display: it writes nothing (the event lines
-// already say everything); newDisplay replaces it with the virtual
-// scoreboard when the hardware package provides one.
-type textDisplay struct{}
+// lastDrawing keeps only the virtual scoreboard's latest drawing, so that
+// the game can show the board at the moments that matter (an alert, the end
+// of a round, the end of the game) instead of after every die.
+type lastDrawing struct{ text string }
 
-func (textDisplay) SetScore(context.Context, int, int) error        { return nil }
-func (textDisplay) SetText(context.Context, int, string) error      { return nil }
-func (textDisplay) Alert(context.Context, int, time.Duration) error { return nil }
-func (textDisplay) Close() error                                    { return nil }
+func (l *lastDrawing) Write(p []byte) (int, error) {
+	l.text = strings.ReplaceAll(string(p), "\a", "")
+	return len(p), nil
+}
 
-var newDisplay = func(w io.Writer, players int, quiet bool) display { return textDisplay{} }
+// openPlayBoard opens the serial scoreboard named by --port or --vid-pid,
+// or else the virtual one, which draws into last.
+func openPlayBoard(ctx context.Context, v *viper.Viper, players int, last *lastDrawing) (display, error) {
+	port, vidpid := v.GetString("port"), v.GetString("vid-pid")
+	if port == "" && vidpid == "" {
+		return hardware.NewVirtual(last, players), nil
+	}
+	octx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := hardware.OpenSerial(octx, hardware.SerialOptions{Port: port, VIDPID: vidpid})
+	if err != nil {
+		return nil, &exitError{code: 1, msg: fmt.Sprintf("blueprints play: scoreboard: %v", err)}
+	}
+	return s, nil
+}
