@@ -162,8 +162,9 @@ func ScoreRound(inDemand [2]Material, players []RoundPlayer) RoundResult {
 		p := &players[i]
 		rs := &res.Scores[i]
 		rs.Breakdown = Score(&p.Blueprint, &p.Building)
-		rs.InDemand = [2]int{CountMaterial(&p.Building, inDemand[0]), CountMaterial(&p.Building, inDemand[1])}
-		rs.Qualifies = Qualifies(&p.Building)
+		var mats [NumMaterials + 1]int
+		rs.Qualifies, mats = census(&p.Building)
+		rs.InDemand = [2]int{mats[inDemand[0]%(NumMaterials+1)], mats[inDemand[1]%(NumMaterials+1)]}
 		cs[i] = Contender{Score: rs.Breakdown.Total, InDemand: rs.InDemand, TurnPos: i}
 	}
 	for i := range cs {

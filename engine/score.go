@@ -160,6 +160,13 @@ func (s PrizeSet) Names() []string {
 // 4 or more dice with the same value; geometrist, every value 1 to 6;
 // materials, 5 or more dice of the same colour.
 func Qualifies(b *Building) PrizeSet {
+	s, _ := census(b)
+	return s
+}
+
+// census makes one pass over the building: the prizes it qualifies for and
+// its dice per material (indexed by Material).
+func census(b *Building) (PrizeSet, [NumMaterials + 1]int) {
 	var s PrizeSet
 	var values [7]int
 	var mats [NumMaterials + 1]int
@@ -170,8 +177,8 @@ func Qualifies(b *Building) PrizeSet {
 				s |= 1 << Skyscraper
 			}
 			for l := 0; l < int(st.n); l++ {
-				values[st.dice[l].Pips]++
-				mats[st.dice[l].Mat]++
+				values[st.dice[l].Pips&7]++
+				mats[st.dice[l].Mat&7%(NumMaterials+1)]++
 			}
 		}
 	}
@@ -192,7 +199,7 @@ func Qualifies(b *Building) PrizeSet {
 			s |= 1 << MaterialsPrize
 		}
 	}
-	return s
+	return s, mats
 }
 
 // CountMaterial counts the dice of material m in the building, covered too.
