@@ -47,6 +47,7 @@ the rounds, and handing out awards and prizes.`,
 	f.Int64("seed", 1, "seed: the same seed plays the same game")
 	f.String("bot", "greedy", "bot for every seat: random or greedy")
 	f.String("names", "Ana,Ben,Cleo,Dev", "player names in seat order (the first --players are used)")
+	f.Int("first", 1, "player (1-based, in name order) who starts round 1")
 	f.Float64("mistakes", 0.1, "chance per turn that a bot first tries an illegal placement (0-1)")
 	f.String("log", "", "write the event log (JSON lines) to this file")
 	f.Bool("json", false, "print the events as JSON lines and the results as JSON")
@@ -139,7 +140,11 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 			showBoard("scoreboard at the end of the game")
 		}
 	}
-	g, err = engine.NewGame(engine.Options{Players: names, Seed: seed, Catalogue: cat, VP: vp})
+	first := v.GetInt("first")
+	if first < 1 || first > players {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --first %d: want 1 to %d", first, players)}
+	}
+	g, err = engine.NewGame(engine.Options{Players: names, Seed: seed, Catalogue: cat, VP: vp, First: first - 1})
 	if err != nil {
 		return &exitError{code: 2, msg: "blueprints play: " + err.Error()}
 	}
