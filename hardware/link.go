@@ -147,7 +147,9 @@ func (s *Serial) exchange(ctx context.Context, c *conn, f protocol.Frame, retrie
 					if err != nil {
 						continue
 					}
-					if t == f.Type && (r == protocol.BadValue || r == protocol.UnknownType || r == protocol.BadLength) {
+					// BAD_VALUE and UNKNOWN_TYPE on an intact frame are final;
+					// BAD_LENGTH is what a frame cut short by lost bytes gets
+					if t == f.Type && (r == protocol.BadValue || r == protocol.UnknownType) {
 						timer.Stop()
 						return a, fmt.Errorf("%w: %v: %v", ErrNak, f.Type, r)
 					}
