@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 
@@ -64,4 +65,70 @@ func castInt(x any) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("not an integer: %v", x)
+}
+
+// gameSettings reads what every game-playing command needs: the bot named
+// by --bot, the catalogue and the card values. name is the command, for
+// messages.
+func gameSettings(v *viper.Viper, name string) (engine.Bot, engine.Catalogue, engine.VictoryPoints, error) {
+	bot, err := engine.NewBot(v.GetString("bot"))
+	if err != nil {
+		return nil, engine.Catalogue{}, engine.VictoryPoints{}, &exitError{code: 2, msg: fmt.Sprintf("blueprints %s: --bot %q: want random or greedy", name, v.GetString("bot"))}
+	}
+	cat, err := catalogue(v)
+	if err != nil {
+		return nil, cat, engine.VictoryPoints{}, err
+	}
+	vp, err := victoryPoints(v)
+	return bot, cat, vp, err
+}
+
+// eventLog writes events to a file as JSON lines and keeps the first error,
+// so a game goes on when the disk fails and the command reports it at the end.
+type eventLog struct {
+	f   *os.File
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+// createLog opens path for the event log; an empty path gives a nil log,
+// whose methods do nothing.
+func createLog(path, name string) (*eventLog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints %s: --log: %v", name, err)}
+	}
+	return &eventLog{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+func (l *eventLog) write(events []engine.Event) {
+	if l == nil || l.err != nil {
+		return
+	}
+	l.buf, l.err = engine.AppendLog(l.buf[:0], events)
+	if l.err == nil {
+		_, l.err = l.w.Write(l.buf)
+	}
+}
+
+// close flushes and closes the file and returns the first error, as an
+// exitError for the command name.
+func (l *eventLog) close(name string) error {
+	if l == nil {
+		return nil
+	}
+	if err := l.w.Flush(); l.err == nil {
+		l.err = err
+	}
+	if err := l.f.Close(); l.err == nil {
+		l.err = err
+	}
+	if l.err != nil {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints %s: --log: %v", name, l.err)}
+	}
+	return nil
 }

@@ -362,3 +362,14 @@ func TestBinaryExitCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestPlayLogReplaysToTheSameResults(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "game.jsonl")
+	playJSON, code, msg := run(t, "", "play", "--players", "3", "--seed", "8", "--log", log, "--json")
+	require.Equal(t, 0, code, msg)
+	lines := strings.Split(strings.TrimSpace(playJSON), "\n")
+	results := lines[len(lines)-1]
+	repJSON, code, msg := run(t, "", "replay", "--json", log)
+	require.Equal(t, 0, code, msg)
+	assert.JSONEq(t, results, repJSON)
+}

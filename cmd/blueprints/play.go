@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"time"
 
@@ -73,15 +71,7 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 	if mistakes < 0 || mistakes > 1 {
 		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --mistakes %v: want a chance from 0 to 1", mistakes)}
 	}
-	bot, err := engine.NewBot(v.GetString("bot"))
-	if err != nil {
-		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --bot %q: want random or greedy", v.GetString("bot"))}
-	}
-	cat, err := catalogue(v)
-	if err != nil {
-		return err
-	}
-	vp, err := victoryPoints(v)
+	bot, cat, vp, err := gameSettings(v, "play")
 	if err != nil {
 		return err
 	}
@@ -89,16 +79,12 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 	asJSON := v.GetBool("json")
 	seed := uint64(v.GetInt64("seed"))
 
-	var logFile *os.File
-	var logw *bufio.Writer
-	if path := v.GetString("log"); path != "" {
-		if logFile, err = os.Create(path); err != nil {
-			return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --log: %v", err)}
-		}
-		defer logFile.Close()
-		logw = bufio.NewWriter(logFile)
-		defer logw.Flush()
+	log, err := createLog(v.GetString("log"), "play")
+	if err != nil {
+		return err
 	}
+	// The log keeps every event recorded, even when a move fails.
+	defer func() { _ = log.close("play") }()
 
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -116,16 +102,9 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 		}
 	}
 
-	var logErr error
-	var buf []byte
 	var g *engine.Game
 	onEvent := func(e engine.Event) {
-		if logw != nil && logErr == nil {
-			buf, logErr = engine.AppendLog(buf[:0], []engine.Event{e})
-			if logErr == nil {
-				_, logErr = logw.Write(buf)
-			}
-		}
+		log.write([]engine.Event{e})
 		if asJSON {
 			b, _ := e.MarshalJSON()
 			fmt.Fprintf(out, "%s\n", b)
@@ -180,9 +159,10 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 			return &exitError{code: 1, msg: fmt.Sprintf("blueprints play: %s's move %s: %v", names[p], m, err)}
 		}
 	}
-	if logErr != nil {
-		return &exitError{code: 2, msg: "blueprints play: --log: " + logErr.Error()}
+	if err := log.close("play"); err != nil {
+		return err
 	}
+	log = nil
 	res := gameJSON(&g.State, len(g.Events()))
 	if asJSON {
 		writeJSON(out, res)

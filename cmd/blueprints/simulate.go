@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -36,59 +35,32 @@ too, exactly as 'blueprints replay FILE' prints them.`,
 			if games < 1 {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints simulate: --games %d: want at least 1", games)}
 			}
-			bot := v.GetString("bot")
-			if _, err := engine.NewBot(bot); err != nil {
-				return &exitError{code: 2, msg: fmt.Sprintf("blueprints simulate: --bot %q: want random or greedy", bot)}
-			}
-			cat, err := catalogue(v)
+			_, cat, vp, err := gameSettings(v, "simulate")
 			if err != nil {
 				return err
 			}
-			vp, err := victoryPoints(v)
+			opts := engine.SimOptions{Players: players, Games: games, Seed: uint64(v.GetInt64("seed")), Bot: v.GetString("bot"), Catalogue: cat, VP: vp}
+			log, err := createLog(v.GetString("log"), "simulate")
 			if err != nil {
 				return err
 			}
-			opts := engine.SimOptions{Players: players, Games: games, Seed: uint64(v.GetInt64("seed")), Bot: bot, Catalogue: cat, VP: vp}
-			var logw *bufio.Writer
-			var logErr error
-			var buf []byte
 			var lastGame gameOutput
-			if path := v.GetString("log"); path != "" {
-				f, err := os.Create(path)
-				if err != nil {
-					return &exitError{code: 2, msg: fmt.Sprintf("blueprints simulate: --log: %v", err)}
-				}
-				defer f.Close()
-				logw = bufio.NewWriter(f)
-				defer logw.Flush()
-			}
-			if logw != nil || games == 1 {
+			if log != nil || games == 1 {
 				opts.OnGame = func(i int, g *engine.Game) {
 					if games == 1 {
 						lastGame = gameJSON(&g.State, len(g.Events()))
 					}
-					if logw == nil || logErr != nil {
-						return
-					}
-					buf, logErr = engine.AppendLog(buf[:0], g.Events())
-					if logErr == nil {
-						_, logErr = logw.Write(buf)
-					}
+					log.write(g.Events())
 				}
 			}
 			start := time.Now()
 			st, err := engine.Simulate(opts)
 			elapsed := time.Since(start)
+			if lerr := log.close("simulate"); lerr != nil {
+				return lerr
+			}
 			if err != nil {
 				return &exitError{code: 1, msg: "blueprints simulate: " + err.Error()}
-			}
-			if logErr != nil {
-				return &exitError{code: 2, msg: "blueprints simulate: --log: " + logErr.Error()}
-			}
-			if logw != nil {
-				if err := logw.Flush(); err != nil {
-					return &exitError{code: 2, msg: "blueprints simulate: --log: " + err.Error()}
-				}
 			}
 			rate := float64(games) / elapsed.Seconds()
 			out := cmd.OutOrStdout()
