@@ -264,6 +264,11 @@ func (s *Serial) run(c *conn) {
 			s.mu.Lock()
 			s.lastErr = err
 			s.mu.Unlock()
+			if errors.Is(err, ErrNoPort) {
+				// nothing there yet: looking is cheap, so look often and
+				// catch the board the moment it is plugged in again
+				backoff = s.opts.BackoffMin
+			}
 			continue
 		}
 		s.mu.Lock()

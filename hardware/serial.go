@@ -25,7 +25,7 @@ type SerialOptions struct {
 	Opener Opener
 
 	// AckTimeout is how long to wait for the ACK of one send; default
-	// 250ms. Retries is how many times a command is sent again after a
+	// 100ms. Retries is how many times a command is sent again after a
 	// timeout or a garbled answer; default 3.
 	AckTimeout time.Duration
 	Retries    int
@@ -67,7 +67,7 @@ func (o *SerialOptions) defaults() error {
 			*d = v
 		}
 	}
-	def(&o.AckTimeout, 250*time.Millisecond)
+	def(&o.AckTimeout, 100*time.Millisecond)
 	def(&o.HandshakeTimeout, 3*time.Second)
 	def(&o.BackoffMin, 50*time.Millisecond)
 	def(&o.BackoffMax, 500*time.Millisecond)

@@ -206,6 +206,7 @@ func game(t *testing.T, s *Serial, rnd *rand.Rand, tb *table, moves int) (failur
 			tb.text[p], _ = segment.FormatScore(score)
 		}
 		cancel()
+		time.Sleep(20 * time.Millisecond) // players take their time
 		if err != nil {
 			if !errors.Is(err, ErrNoAck) && !errors.Is(err, ErrNotConnected) && !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("move %d: unexpected error %v", i, err)
@@ -264,11 +265,14 @@ func testLineFault(t *testing.T, name, on, off string) {
 		t.Fatal(err)
 	}
 	failures := game(t, s, rnd, &tb, 30)
+	// The driver keeps pushing the state even while the line stays bad.
+	under := waitShows(t, b, &tb, 4)
 	if err := b.Fault(off); err != nil {
 		t.Fatal(err)
 	}
 	d := waitShows(t, b, &tb, 4)
-	t.Logf("%s: %d of 30 updates not acknowledged in time; display right %v after the line was clean again", name, failures, d.Round(time.Millisecond))
+	t.Logf("%s: %d of 30 updates not acknowledged in time; display right %v after the last update with the fault still on, %v after the line was clean again",
+		name, failures, under.Round(time.Millisecond), d.Round(time.Millisecond))
 	game(t, s, rnd, &tb, 5)
 	waitShows(t, b, &tb, 4)
 }
