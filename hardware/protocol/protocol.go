@@ -134,18 +134,27 @@ func (f *Frame) String() string {
 	return fmt.Sprintf("%v seq=%d payload=% x", f.Type, f.Seq, f.Payload())
 }
 
-// CRC16 is CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF.
-func CRC16(b []byte) uint16 {
-	crc := uint16(0xFFFF)
-	for _, c := range b {
-		crc ^= uint16(c) << 8
-		for i := 0; i < 8; i++ {
+// crcTable is CRC-16/CCITT-FALSE one byte at a time.
+var crcTable = func() (t [256]uint16) {
+	for i := range t {
+		crc := uint16(i) << 8
+		for b := 0; b < 8; b++ {
 			if crc&0x8000 != 0 {
 				crc = crc<<1 ^ 0x1021
 			} else {
 				crc <<= 1
 			}
 		}
+		t[i] = crc
+	}
+	return t
+}()
+
+// CRC16 is CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF.
+func CRC16(b []byte) uint16 {
+	crc := uint16(0xFFFF)
+	for _, c := range b {
+		crc = crc<<8 ^ crcTable[byte(crc>>8)^c]
 	}
 	return crc
 }
