@@ -10,7 +10,8 @@
 // tables without hardware.
 //
 // This is the only package that imports go.bug.st/serial; the link itself
-// runs over the small Port interface, so tests use a pty, the simulated
-// board of firmware/sim, or a fake. The frame codec lives in the pure package
+// runs over the small Port interface (opened by an Opener), so tests use a
+// pty of their own, the simulated board of firmware/sim (driven through
+// package hardware/simboard), or a fake. The frame codec lives in the pure package
 // hardware/protocol and the 7-segment font in hardware/segment.
 package hardware

@@ -301,3 +301,35 @@ func TestFaultStall(t *testing.T) {
 	d := waitShows(t, b, &tb, 4)
 	t.Logf("stall %v: %d of 3 updates failed; display right %v after the board was back", stall, failures, d.Round(time.Millisecond))
 }
+
+func TestConcurrentPlayersOnTheSimulatedBoard(t *testing.T) {
+	noLeak(t)
+	b, link := startBoard(t)
+	s := openSim(t, link)
+	ctx := context.Background()
+	errs := make(chan error, 4)
+	for p := 0; p < 4; p++ {
+		go func() {
+			for i := 0; i <= 20; i++ {
+				if err := s.SetScore(ctx, p, p*100+i); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tb table
+	for p := 0; p < 4; p++ {
+		tb.text[p], _ = segment.FormatScore(p*100 + 20)
+	}
+	waitShows(t, b, &tb, 4)
+	if !s.Synced() {
+		t.Fatal("board shows the state but the driver says it is not synced")
+	}
+}

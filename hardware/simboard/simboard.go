@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -125,7 +124,7 @@ func StartBoard(link string, args ...string) (*Board, error) {
 	if os.Getenv("SIMBOARD_STDERR") != "" {
 		b.cmd.Stderr = os.Stderr
 	}
-	b.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	dieWithParent(b.cmd)
 	if b.stdin, err = b.cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
