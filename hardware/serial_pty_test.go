@@ -202,3 +202,58 @@ func TestFakeBoardRefusals(t *testing.T) {
 		t.Fatalf("cancelled SetText: %v", err)
 	}
 }
+
+// A board that restarts on its own (brown-out, watchdog) says HELLO with
+// seq 0 without the port going away: the driver pushes everything again.
+func TestFakeBoardRestartPushesEverythingAgain(t *testing.T) {
+	noLeak(t)
+	var mu sync.Mutex
+	shown := map[uint8]string{}
+	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+		mu.Lock()
+		defer mu.Unlock()
+		switch f.Type {
+		case protocol.Info:
+			return []protocol.Frame{protocol.NewHello(f.Seq, fourDisplays)}
+		case protocol.SetScore:
+			shown[f.Data[0]] = "score"
+		case protocol.SetText:
+			shown[f.Data[0]] = "text"
+		case protocol.Clear:
+			shown = map[uint8]string{}
+		}
+		return []protocol.Frame{protocol.NewAck(f.Seq, f.Type)}
+	})
+	ctx := context.Background()
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for p := 0; p < 4; p++ {
+		if err := s.SetScore(ctx, p, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the board restarts: it forgets everything and says HELLO
+	mu.Lock()
+	shown = map[uint8]string{}
+	mu.Unlock()
+	hello := protocol.NewHello(0, fourDisplays)
+	w, _ := protocol.AppendEncode(nil, &hello)
+	if _, err := fb.master.Write(w); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	n := 0
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n = len(shown)
+		mu.Unlock()
+		if n == 4 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("after the board's HELLO the driver pushed %d of 4 displays", n)
+}
