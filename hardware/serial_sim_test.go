@@ -56,7 +56,8 @@ func openSim(t *testing.T, link string) *Serial {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := OpenSerial(ctx, SerialOptions{Port: link, Logf: t.Logf})
+	// a generous ACK timeout: CI runs other heavy tests beside the simulator
+	s, err := OpenSerial(ctx, SerialOptions{Port: link, Logf: t.Logf, AckTimeout: 250 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("OpenSerial(%s): %v", link, err)
 	}

@@ -81,6 +81,31 @@ func openBoard(ctx context.Context, v *viper.Viper, name string, out io.Writer) 
 	return s, s.Displays(), nil
 }
 
+// linkFailed tells errors after which the serial driver keeps the state and
+// reconnects by itself.
+func linkFailed(err error) bool {
+	return errors.Is(err, hardware.ErrNoAck) || errors.Is(err, hardware.ErrNotConnected)
+}
+
+// persist runs f and, when the link failed, waits (up to --timeout) for the
+// driver to reconnect and push its state, then runs f again.
+func persist(ctx context.Context, v *viper.Viper, sb hardware.Scoreboard, f func(context.Context) error) error {
+	err := f(ctx)
+	s, ok := sb.(*hardware.Serial)
+	if err == nil || !ok || !linkFailed(err) {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, v.GetDuration("timeout"))
+	defer cancel()
+	for linkFailed(err) {
+		if werr := s.WaitSynced(wctx); werr != nil {
+			return err
+		}
+		err = f(wctx)
+	}
+	return err
+}
+
 func boardErr(name string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return &exitError{code: 130, msg: fmt.Sprintf("blueprints scoreboard %s: interrupted", name)}
@@ -156,22 +181,22 @@ blink the first display with one beep, hold for --hold, then clear.`,
 				return err
 			}
 			defer sb.Close()
-			if err := sb.SetBrightness(ctx, hardware.MaxBrightness); err != nil {
+			if err := persist(ctx, v, sb, func(ctx context.Context) error { return sb.SetBrightness(ctx, hardware.MaxBrightness) }); err != nil {
 				return boardErr("test", err)
 			}
 			for p := 0; p < n; p++ {
-				if err := sb.SetText(ctx, p, "8.8.8.8.8.8.8.8."); err != nil {
+				if err := persist(ctx, v, sb, func(ctx context.Context) error { return sb.SetText(ctx, p, "8.8.8.8.8.8.8.8.") }); err != nil {
 					return boardErr("test", err)
 				}
 			}
-			if err := sb.Alert(ctx, 0, 200*time.Millisecond); err != nil {
+			if err := persist(ctx, v, sb, func(ctx context.Context) error { return sb.Alert(ctx, 0, 200*time.Millisecond) }); err != nil {
 				return boardErr("test", err)
 			}
 			select {
 			case <-time.After(hold):
 			case <-ctx.Done():
 			}
-			if err := sb.Clear(context.WithoutCancel(ctx)); err != nil {
+			if err := persist(context.WithoutCancel(ctx), v, sb, sb.Clear); err != nil {
 				return boardErr("test", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "scoreboard test: %d displays lit, one beep, cleared\n", n)
@@ -211,12 +236,12 @@ func newScoreboardShowCmd(v *viper.Viper) *cobra.Command {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints scoreboard show: --scores: %d scores but the board has %d displays", len(scores), n)}
 			}
 			if level >= 0 {
-				if err := sb.SetBrightness(ctx, level); err != nil {
+				if err := persist(ctx, v, sb, func(ctx context.Context) error { return sb.SetBrightness(ctx, level) }); err != nil {
 					return boardErr("show", err)
 				}
 			}
 			for p, score := range scores {
-				if err := sb.SetScore(ctx, p, score); err != nil {
+				if err := persist(ctx, v, sb, func(ctx context.Context) error { return sb.SetScore(ctx, p, score) }); err != nil {
 					return boardErr("show", err)
 				}
 			}
