@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision/synth"
+)
+
+var cfg = []string{"--card-model", "../../configs/card.json", "--catalogue", "../../configs/blueprints.json"}
+
+func TestBadInputGetsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no out", []string{"--seed", "1"}, "--out"},
+		{"bad count", []string{"--out", dir, "--count", "0"}, "--count"},
+		{"bad players", []string{"--out", dir, "--players", "7"}, "--players"},
+		{"width without height", []string{"--out", dir, "--width", "640"}, "--width"},
+		{"bad pip colour", []string{"--out", dir, "--pip-color", "mauve"}, "pip-color"},
+		{"stray argument", []string{"render", "--out", dir}, "unexpected argument"},
+		{"unknown flag", []string{"--bogus"}, "bogus"},
+		{"missing card model", []string{"--out", dir, "--card-model", filepath.Join(dir, "none.json")}, "cardmodel"},
+		{"bad threads", []string{"--out", dir, "--threads", "0"}, "--threads"},
+		{"corpus bad sequences", []string{"corpus", "--out", dir, "--sequences", "1,9"}, "--sequences"},
+		{"corpus bad part", []string{"corpus", "--out", dir, "--only", "frames"}, "--only"},
+		{"contact sheet no images", []string{"contact-sheet", "--in", dir}, "no images"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := c.args
+			if c.name != "missing card model" {
+				args = append(args, cfg...)
+			}
+			if c.args[0] == "contact-sheet" {
+				args = c.args
+			}
+			var out, errb bytes.Buffer
+			err := run(context.Background(), args, &out, &errb)
+			require.Error(t, err)
+			assert.Contains(t, err.Error()+errb.String(), c.want)
+		})
+	}
+}
+
+// TestRenderOneStill renders a small still end to end and reads its truth.
+func TestRenderOneStill(t *testing.T) {
+	if _, err := exec.LookPath("povray"); err != nil {
+		t.Fatalf("povray is not installed (Debian package povray; `make test-deps` installs it): %v", err)
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	args := append([]string{"--seed", "3", "--width", "480", "--height", "270", "--out", dir}, cfg...)
+	require.NoError(t, run(context.Background(), args, &out, &errb), errb.String())
+	tr, err := synth.ReadTruthFile(filepath.Join(dir, "still_3.json"))
+	require.NoError(t, err)
+	assert.Equal(t, 480, tr.Width)
+	assert.FileExists(t, filepath.Join(dir, tr.Image))
+
+	// and a contact sheet of it
+	sheet := filepath.Join(dir, "sheet.png")
+	require.NoError(t, run(context.Background(), []string{"contact-sheet", "--in", dir, "--glob", "*.jpg", "--out", sheet, "--cols", "2", "--thumb", "100"}, &out, &errb))
+	assert.FileExists(t, sheet)
+}
