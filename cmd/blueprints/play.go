@@ -212,7 +212,7 @@ func showOnBoard(ctx context.Context, b display, s *engine.State, e engine.Event
 			_ = b.SetText(ctx, p, fmt.Sprintf("%2d VP", s.Seats[p].VP(s.Setup.VP)))
 		}
 		for _, w := range s.Winners() {
-			_ = b.SetText(ctx, w, fmt.Sprintf("%2d VP  W", s.Seats[w].VP(s.Setup.VP)))
+			_ = b.SetText(ctx, w, fmt.Sprintf("%2dVP 1st", s.Seats[w].VP(s.Setup.VP)))
 		}
 	}
 }
