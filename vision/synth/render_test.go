@@ -63,7 +63,7 @@ func TestProjectionMatchesRender(t *testing.T) {
 		tr := TruthOf(sc, "x.jpg")
 
 		for ci := range sc.Cards {
-			errs := edgeErrors(img, tr.Cards[ci].CornersPx)
+			errs := cardEdgeErrors(img, tr.Camera, tr.Cards[ci])
 			require.GreaterOrEqual(t, len(errs), 8, "seed %d card %d: too few visible card edges", seed, ci)
 			sum, worst := 0.0, 0.0
 			for _, e := range errs {
@@ -113,23 +113,38 @@ func TestProjectionMatchesRender(t *testing.T) {
 	}
 }
 
-// blueness is how blue a pixel is (bilinear).
+// blueness is how blue a pixel is (bilinear). It is linear in the pixel
+// values so that a blurred edge crosses the midpoint where the edge is.
 func blueness(img image.Image, u, v float64) float64 {
 	x0, y0 := math.Floor(u), math.Floor(v)
 	fx, fy := u-x0, v-y0
 	at := func(x, y float64) float64 {
 		r, g, b := rgbAt(img, x, y)
-		return b - math.Max(r, g)
+		return b - (r+g)/2
 	}
 	return at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
+}
+
+// cardEdgeErrors measures the card outline of truth card c against the
+// image: the printed face (the truth corners) and, where an oblique view
+// shows it, the card's 0.4 mm side below it, which is blue too.
+func cardEdgeErrors(img image.Image, cam TruthCamera, c TruthCard) []float64 {
+	var bottom [4][2]float64
+	for k, p := range c.CornersMM {
+		p[2] = 0
+		u, v, _ := cam.Project(p)
+		bottom[k] = [2]float64{u, v}
+	}
+	return edgeErrors(img, c.CornersPx, &bottom)
 }
 
 // edgeErrors measures, along each edge of the projected card, where the
 // rendered blue card actually ends: the signed distance in pixels from the
 // projected edge to the blue/not-blue transition (positive: outside).
-// Samples where a die, a shadow or the frame edge spoils the profile are
-// left out.
-func edgeErrors(img image.Image, cs [4][2]float64) []float64 {
+// If bottom is given (the card's lower outline), the expected edge is the
+// outer of the two. Samples where a die, a shadow or the frame edge spoils
+// the profile are left out.
+func edgeErrors(img image.Image, cs [4][2]float64, bottom *[4][2]float64) []float64 {
 	var out []float64
 	cx := (cs[0][0] + cs[1][0] + cs[2][0] + cs[3][0]) / 4
 	cy := (cs[0][1] + cs[1][1] + cs[2][1] + cs[3][1]) / 4
@@ -146,18 +161,23 @@ func edgeErrors(img image.Image, cs [4][2]float64) []float64 {
 			px, py := a[0]+dx*f, a[1]+dy*f
 			in := blueness(img, px-nx*5, py-ny*5)
 			outv := blueness(img, px+nx*5, py+ny*5)
-			if px < 8 || py < 8 || px > float64(b.Dx()-9) || py > float64(b.Dy()-9) || in < 40 || outv > 10 {
+			if px < 8 || py < 8 || px > float64(b.Dx()-9) || py > float64(b.Dy()-9) || in < 50 || outv > 15 {
 				continue
 			}
 			// from outside inwards: the first crossing is the card's edge (the
 			// white frame line printed inside it comes later)
+			expect := 0.0
+			if bottom != nil {
+				bx, by := bottom[k][0], bottom[k][1]
+				expect = math.Max(0, (bx-px)*nx+(by-py)*ny)
+			}
 			mid := (in + outv) / 2
 			prev := outv
 			for s := 5.0; s >= -5; s -= 0.1 {
 				cur := blueness(img, px+nx*s, py+ny*s)
 				if cur > mid {
 					// linear interpolation between s+0.1 and s
-					out = append(out, s+0.1-0.1*(mid-prev)/(cur-prev))
+					out = append(out, s+0.1-0.1*(mid-prev)/(cur-prev)-expect)
 					break
 				}
 				prev = cur

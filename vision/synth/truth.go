@@ -63,7 +63,7 @@ type TruthCard struct {
 	Building [][]string `json:"building"`
 	// Corners clockwise from the printed top-left: TL, TR, BR, BL.
 	CornersPx [4][2]float64 `json:"corners_px"`
-	CornersMM [4][3]float64 `json:"corners_mm"`
+	CornersMM [4][3]float64 `json:"corners_mm"` // on the printed face, z = card thickness
 	Cells     []TruthCell   `json:"cells"`
 	// Occluded lists the cells [row, col] that a hand hides (see README).
 	Occluded [][2]int `json:"occluded"`
@@ -166,6 +166,7 @@ func TruthOf(sc *Scene, image string) *Truth {
 	for _, c := range sc.Cards {
 		tc := TruthCard{Seat: c.Seat, ID: c.ID, Blueprint: c.Layout.String(), Occluded: [][2]int{}}
 		for i, p := range c.Corners(m) {
+			p.Z = m.CardThickness // the printed face
 			tc.CornersPx[i] = px(cam, p)
 			tc.CornersMM[i] = v3(p)
 		}
