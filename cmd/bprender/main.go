@@ -124,7 +124,7 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	hand := fs.Float64("hand", 0.3, "probability of a hand over a card")
 	screen := fs.Float64("screen", 0.25, "probability of player screens")
 	glare := fs.Float64("glare", 0.2, "probability of a glare spot")
-	keep := fs.Bool("keep-work", false, "keep the POV-Ray work directory (prints its path)")
+	keep := fs.String("keep-work", "", "keep each POV-Ray scene (scene.pov, card faces, raw PNG) in DIR/still_N")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bprender --seed N --out DIR [flags]\n       bprender corpus [flags]\n       bprender contact-sheet [flags]")
 		fs.PrintDefaults()
@@ -153,7 +153,6 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opt.Width, opt.Height, opt.Players = *width, *height, *players
 	opt.HandProb, opt.ScreenProb, opt.GlareProb = *hand, *screen, *glare
-	ropt.KeepWork = *keep
 	if err := synth.CheckPovray(ropt.Povray); err != nil {
 		return err
 	}
@@ -170,12 +169,15 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", s, err)
 		}
+		name := fmt.Sprintf("still_%d", s)
+		if *keep != "" {
+			ropt.WorkDir = filepath.Join(*keep, name)
+		}
 		start := time.Now()
 		img, err := synth.Render(ctx, sc, ropt)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", s, err)
 		}
-		name := fmt.Sprintf("still_%d", s)
 		if err := synth.WriteJPEG(filepath.Join(*out, name+".jpg"), img, sc.Post.JPEGQuality); err != nil {
 			return err
 		}

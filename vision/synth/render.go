@@ -28,8 +28,10 @@ type RenderOptions struct {
 	Povray string
 	// Threads is POV-Ray's work threads; 0 means 1.
 	Threads int
-	// KeepWork keeps the scene directory (POV file, card images, raw PNG).
-	KeepWork bool
+	// WorkDir, if set, is where the scene (POV file, card images, raw
+	// PNG) is written and kept; otherwise a temporary directory is used
+	// and removed.
+	WorkDir string
 }
 
 // CheckPovray reports whether the povray binary is available.
@@ -54,12 +56,16 @@ func Render(ctx context.Context, sc *Scene, opt RenderOptions) (image.Image, err
 	if err := CheckPovray(bin); err != nil {
 		return nil, err
 	}
-	work, err := os.MkdirTemp("", "bprender-")
-	if err != nil {
+	work := opt.WorkDir
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "bprender-")
+		if err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		work = tmp
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
-	}
-	if !opt.KeepWork {
-		defer os.RemoveAll(work)
 	}
 	scale := 5.0 // pixels per mm of the card face; near the camera scale, so no AA is needed
 	for i, c := range sc.Cards {
