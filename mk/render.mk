@@ -11,6 +11,8 @@ TEST_TARGETS  += render-smoke
 CORPUS_DIR     ?= vision/testdata/synth
 CORPUS_SEED    ?= 1
 RENDER_THREADS ?= 1
+# the committed sheet: the busiest card of every still, close enough for pips
+SHEET_FLAGS    ?= --crop --cols 15 --thumb 192
 
 .PHONY: render-deps render-smoke corpus contact-sheet
 render-deps:
@@ -24,7 +26,7 @@ render-smoke: render-deps
 
 corpus: render-deps
 	$(GO) run ./cmd/bprender corpus --seed $(CORPUS_SEED) --out $(CORPUS_DIR) --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender contact-sheet --in $(CORPUS_DIR)
+	$(GO) run ./cmd/bprender contact-sheet --in $(CORPUS_DIR) $(SHEET_FLAGS)
 
 contact-sheet:
-	$(GO) run ./cmd/bprender contact-sheet --in $(CORPUS_DIR)
+	$(GO) run ./cmd/bprender contact-sheet --in $(CORPUS_DIR) $(SHEET_FLAGS)

@@ -261,6 +261,7 @@ func runContact(args []string, stdout, stderr io.Writer) error {
 	cols := fs.Int("cols", 16, "thumbnails per row")
 	width := fs.Int("thumb", 200, "thumbnail width in pixels")
 	sub := fs.String("glob", "stills/*.jpg", "images to include, relative to IN")
+	crop := fs.Bool("crop", false, "show the card with the tallest stack of each image, not the whole frame")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -272,7 +273,7 @@ func runContact(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--glob: %w", err)
 	}
 	sort.Strings(paths)
-	sheet, err := synth.ContactSheet(paths, *cols, *width)
+	sheet, err := synth.ContactSheet(paths, *cols, *width, *crop)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -261,8 +263,10 @@ func BuildManifest(co CorpusOptions, items []CorpusItem) (*Manifest, error) {
 }
 
 // ContactSheet lays the images out in a grid of cols columns, each scaled
-// to thumbW pixels wide (16:9 cells).
-func ContactSheet(paths []string, cols, thumbW int) (*image.RGBA, error) {
+// to thumbW pixels wide (16:9 cells). With crop, each cell shows instead
+// the card with the tallest stack (from the truth file beside the image),
+// close enough to see pips, glass and stacks.
+func ContactSheet(paths []string, cols, thumbW int, crop bool) (*image.RGBA, error) {
 	if cols <= 0 || thumbW <= 0 {
 		return nil, fmt.Errorf("synth: contact sheet needs positive columns and width")
 	}
@@ -286,7 +290,60 @@ func ContactSheet(paths []string, cols, thumbW int) (*image.RGBA, error) {
 		}
 		x0 := gap + (i%cols)*(thumbW+gap)
 		y0 := gap + (i/cols)*(thumbH+gap)
+		if crop {
+			tr, err := ReadTruthFile(strings.TrimSuffix(p, filepath.Ext(p)) + ".json")
+			if err != nil {
+				return nil, err
+			}
+			img = cropToCard(img, tr, float64(thumbW)/float64(thumbH))
+		}
 		boxScale(sheet, image.Rect(x0, y0, x0+thumbW, y0+thumbH), img)
 	}
 	return sheet, nil
+}
+
+// cropToCard cuts out the card with the tallest stack, with its stacks,
+// at the given aspect ratio.
+func cropToCard(img image.Image, tr *Truth, aspect float64) image.Image {
+	if len(tr.Cards) == 0 {
+		return img
+	}
+	best, bh := 0, -1
+	for i, c := range tr.Cards {
+		for _, cell := range c.Cells {
+			if cell.Height > bh {
+				best, bh = i, cell.Height
+			}
+		}
+	}
+	c := tr.Cards[best]
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	add := func(p [2]float64) {
+		minX, maxX = math.Min(minX, p[0]), math.Max(maxX, p[0])
+		minY, maxY = math.Min(minY, p[1]), math.Max(maxY, p[1])
+	}
+	for _, p := range c.CornersPx {
+		add(p)
+	}
+	for _, cell := range c.Cells {
+		add(cell.TopPx)
+	}
+	w, h := (maxX-minX)*1.15, (maxY-minY)*1.15
+	if w/h < aspect {
+		w = h * aspect
+	} else {
+		h = w / aspect
+	}
+	cx, cy := (minX+maxX)/2, (minY+maxY)/2
+	r := image.Rect(int(cx-w/2), int(cy-h/2), int(cx+w/2), int(cy+h/2))
+	b := img.Bounds()
+	r = r.Add(image.Pt(max(0, b.Min.X-r.Min.X), max(0, b.Min.Y-r.Min.Y)))
+	r = r.Sub(image.Pt(max(0, r.Max.X-b.Max.X), max(0, r.Max.Y-b.Max.Y)))
+	r = r.Intersect(b)
+	if r.Empty() {
+		return img
+	}
+	sub := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(sub, sub.Bounds(), img, r.Min, draw.Src)
+	return sub
 }
