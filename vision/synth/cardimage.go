@@ -2,7 +2,6 @@ package synth
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
@@ -244,5 +243,3 @@ func drawIso(c *canvas, l Layout, cx, cy, W, H float64) {
 		}
 	}
 }
-
-var _ = color.White

@@ -98,7 +98,7 @@ func CorpusItems(co CorpusOptions) ([]CorpusItem, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("still %d: %w", i, err)
+			return nil, fmt.Errorf("synth: corpus still %d: %w", i, err)
 		}
 		items = append(items, CorpusItem{Name: fmt.Sprintf("stills/still_%04d", i), Scene: sc})
 	}
@@ -115,7 +115,7 @@ func CorpusItems(co CorpusOptions) ([]CorpusItem, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("sequence %s: %w", name, err)
+			return nil, fmt.Errorf("synth: corpus sequence %s: %w", name, err)
 		}
 		for _, f := range frames {
 			seq := f.Seq
@@ -157,7 +157,7 @@ func RenderCorpus(ctx context.Context, co CorpusOptions) (*Manifest, error) {
 		if !co.TruthOnly {
 			img, err := Render(ctx, it.Scene, co.Render)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", it.Name, err)
+				return nil, fmt.Errorf("synth: corpus %s: %w", it.Name, err)
 			}
 			if err := WriteJPEG(filepath.Join(co.Dir, it.Name+".jpg"), img, it.Scene.Post.JPEGQuality); err != nil {
 				return nil, err

@@ -137,7 +137,7 @@ func TestCorpusTruthLandsOnTheImage(t *testing.T) {
 				case Recycled:
 					ok = g > r+15 && g > b+15
 				case Stone:
-					ok = r+g+b < 240
+					ok = r+g+b < 330 && math.Max(r, math.Max(g, b))-math.Min(r, math.Min(g, b)) < 60
 				}
 				if ok {
 					diceOK++

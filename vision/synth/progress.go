@@ -22,8 +22,7 @@ func NewProgress(w io.Writer, total int, label string) *Progress {
 	return &Progress{w: w, total: total, start: time.Now(), label: label}
 }
 
-// Step marks n more items done (skipped items count with skipped=true and
-// do not feed the time estimate) and redraws.
+// Step marks n more items done and redraws; note names the last one.
 func (p *Progress) Step(n int, note string) {
 	p.done += n
 	if p.w == nil {
@@ -47,11 +46,4 @@ func (p *Progress) Step(n int, note string) {
 	if p.done >= p.total {
 		fmt.Fprintln(p.w)
 	}
-}
-
-// Restart resets the clock (after skipping finished items).
-func (p *Progress) Restart(skippedDone int) {
-	p.start = time.Now()
-	p.done = 0
-	p.total -= skippedDone
 }
