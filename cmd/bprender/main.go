@@ -9,6 +9,7 @@
 //	bprender corpus --seed 1 --out vision/testdata/synth      the fixed corpus (resumes)
 //	bprender corpus --truth-only --out vision/testdata/synth  rewrite the truth files only
 //	bprender contact-sheet --in vision/testdata/synth --out sheet.png
+//	bprender overlay --truth vision/testdata/synth/stills/still_0007.json --out check.png
 //
 // Run from the repository root (it reads configs/card.json and
 // configs/blueprints.json unless told otherwise). Ctrl-C stops cleanly:
@@ -105,6 +106,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runCorpus(ctx, args[1:], stdout, stderr)
 		case "contact-sheet":
 			return runContact(args[1:], stdout, stderr)
+		case "overlay":
+			return runOverlay(args[1:], stdout, stderr)
 		}
 	}
 	return runStills(ctx, args, stdout, stderr)
@@ -126,14 +129,14 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	glare := fs.Float64("glare", 0.2, "probability of a glare spot")
 	keep := fs.String("keep-work", "", "keep each POV-Ray scene (scene.pov, card faces, raw PNG) in DIR/still_N")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bprender --seed N --out DIR [flags]\n       bprender corpus [flags]\n       bprender contact-sheet [flags]")
+		fmt.Fprintln(stderr, "usage: bprender --seed N --out DIR [flags]\n       bprender corpus [flags]\n       bprender contact-sheet [flags]\n       bprender overlay --truth F.json --out F.png")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (subcommands: corpus, contact-sheet)", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q (subcommands: corpus, contact-sheet, overlay)", fs.Arg(0))
 	}
 	if *out == "" {
 		return errors.New("--out DIR is required")
@@ -281,5 +284,27 @@ func runContact(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d images\n", *out, len(paths))
+	return nil
+}
+
+func runOverlay(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bprender overlay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	truth := fs.String("truth", "", "truth file (its image is read from beside it)")
+	out := fs.String("out", "", "PNG to write")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *truth == "" || *out == "" {
+		return errors.New("overlay needs --truth FILE.json and --out FILE.png")
+	}
+	img, err := synth.Overlay(*truth)
+	if err != nil {
+		return err
+	}
+	if err := synth.WritePNGFile(*out, img); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: truth drawn over %s\n", *out, *truth)
 	return nil
 }

@@ -34,6 +34,8 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"corpus bad sequences", []string{"corpus", "--out", dir, "--sequences", "1,9"}, "--sequences"},
 		{"corpus bad part", []string{"corpus", "--out", dir, "--only", "frames"}, "--only"},
 		{"contact sheet no images", []string{"contact-sheet", "--in", dir}, "no images"},
+		{"overlay without truth", []string{"overlay", "--out", dir}, "--truth"},
+		{"overlay unreadable truth", []string{"overlay", "--truth", filepath.Join(dir, "nope.json"), "--out", filepath.Join(dir, "o.png")}, "no such file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -41,7 +43,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 			if c.name != "missing card model" {
 				args = append(args, cfg...)
 			}
-			if c.args[0] == "contact-sheet" {
+			if c.args[0] == "contact-sheet" || c.args[0] == "overlay" {
 				args = c.args
 			}
 			var out, errb bytes.Buffer
@@ -70,4 +72,9 @@ func TestRenderOneStill(t *testing.T) {
 	sheet := filepath.Join(dir, "sheet.png")
 	require.NoError(t, run(context.Background(), []string{"contact-sheet", "--in", dir, "--glob", "*.jpg", "--out", sheet, "--cols", "2", "--thumb", "100"}, &out, &errb))
 	assert.FileExists(t, sheet)
+
+	// and the truth drawn over it
+	ov := filepath.Join(dir, "overlay.png")
+	require.NoError(t, run(context.Background(), []string{"overlay", "--truth", filepath.Join(dir, "still_3.json"), "--out", ov}, &out, &errb))
+	assert.FileExists(t, ov)
 }
