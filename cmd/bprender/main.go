@@ -127,6 +127,9 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	hand := fs.Float64("hand", 0.3, "probability of a hand over a card")
 	screen := fs.Float64("screen", 0.25, "probability of player screens")
 	glare := fs.Float64("glare", 0.2, "probability of a glare spot")
+	noise := fs.Float64("noise", -1, "sensor noise sigma in 8-bit levels (negative: random 0.3-2.2)")
+	blur := fs.Float64("blur", -1, "blur sigma in pixels (negative: random 0.4-1.1)")
+	quality := fs.Int("jpeg-quality", 0, "JPEG quality 1-100 (0: random 76-84)")
 	keep := fs.String("keep-work", "", "keep each POV-Ray scene (scene.pov, card faces, raw PNG) in DIR/still_N")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bprender --seed N --out DIR [flags]\n       bprender corpus [flags]\n       bprender contact-sheet [flags]\n       bprender overlay --truth F.json --out F.png")
@@ -150,6 +153,9 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *players < 0 || *players > 4 {
 		return fmt.Errorf("--players %d not in 0-4", *players)
 	}
+	if *quality < 0 || *quality > 100 || *noise > 50 || *blur > 20 {
+		return fmt.Errorf("--jpeg-quality %d (0-100), --noise %g (at most 50), --blur %g (at most 20) out of range", *quality, *noise, *blur)
+	}
 	opt, ropt, err := c.options()
 	if err != nil {
 		return err
@@ -171,6 +177,15 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		sc, err := synth.Generate(s, opt)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", s, err)
+		}
+		if *noise >= 0 {
+			sc.Post.NoiseSigma = *noise
+		}
+		if *blur >= 0 {
+			sc.Post.BlurSigma = *blur
+		}
+		if *quality > 0 {
+			sc.Post.JPEGQuality = *quality
 		}
 		name := fmt.Sprintf("still_%d", s)
 		if *keep != "" {

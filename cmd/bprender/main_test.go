@@ -30,6 +30,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"stray argument", []string{"render", "--out", dir}, "unexpected argument"},
 		{"unknown flag", []string{"--bogus"}, "bogus"},
 		{"missing card model", []string{"--out", dir, "--card-model", filepath.Join(dir, "none.json")}, "cardmodel"},
+		{"bad jpeg quality", []string{"--out", dir, "--jpeg-quality", "101"}, "--jpeg-quality"},
 		{"bad threads", []string{"--out", dir, "--threads", "0"}, "--threads"},
 		{"corpus bad sequences", []string{"corpus", "--out", dir, "--sequences", "1,9"}, "--sequences"},
 		{"corpus bad part", []string{"corpus", "--out", dir, "--only", "frames"}, "--only"},
@@ -61,11 +62,13 @@ func TestRenderOneStill(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	args := append([]string{"--seed", "3", "--width", "480", "--height", "270", "--out", dir}, cfg...)
+	args := append([]string{"--seed", "3", "--width", "480", "--height", "270", "--out", dir, "--noise", "0", "--blur", "0", "--jpeg-quality", "90"}, cfg...)
 	require.NoError(t, run(context.Background(), args, &out, &errb), errb.String())
 	tr, err := synth.ReadTruthFile(filepath.Join(dir, "still_3.json"))
 	require.NoError(t, err)
 	assert.Equal(t, 480, tr.Width)
+	assert.Equal(t, 90, tr.Render.JPEGQuality)
+	assert.Zero(t, tr.Render.NoiseSigma)
 	assert.FileExists(t, filepath.Join(dir, tr.Image))
 
 	// and a contact sheet of it
