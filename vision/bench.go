@@ -1,0 +1,266 @@
+package vision
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// truthFile is the part of a renderer truth file the bench compares with.
+type truthFile struct {
+	Image  string `json:"image"`
+	Width  int    `json:"width"`
+	Render struct {
+		Table string `json:"table"`
+		Glare bool   `json:"glare"`
+	} `json:"render"`
+	Hands   []struct{} `json:"hands"`
+	Screens []struct{} `json:"screens"`
+	Cards   []struct {
+		Seat      int           `json:"seat"`
+		Blueprint string        `json:"blueprint"`
+		Building  [][]string    `json:"building"`
+		CornersPx [4][2]float64 `json:"corners_px"`
+		Occluded  [][2]int      `json:"occluded"`
+	} `json:"cards"`
+}
+
+// conditions names the conditions an image was made under, for the
+// per-condition tallies.
+func (t *truthFile) conditions() []string {
+	c := []string{"table=" + t.Render.Table, fmt.Sprintf("width=%d", t.Width)}
+	if t.Render.Glare {
+		c = append(c, "glare")
+	}
+	if len(t.Hands) > 0 {
+		c = append(c, "hand")
+	}
+	if len(t.Screens) > 0 {
+		c = append(c, "screen")
+	}
+	return c
+}
+
+// Tally counts right answers of one attribute.
+type Tally struct {
+	Right int     `json:"right"`
+	Total int     `json:"total"`
+	Rate  float64 `json:"rate"`
+}
+
+func (t *Tally) add(ok bool) {
+	t.Total++
+	if ok {
+		t.Right++
+	}
+}
+
+// BenchReport is the accuracy of Detect over a corpus with truth.
+type BenchReport struct {
+	Frames    int   `json:"frames"`
+	CardFound Tally `json:"card_found"`
+	// CardFoundUncovered counts only cards no hand or screen hides.
+	CardFoundUncovered Tally            `json:"card_found_uncovered"`
+	SeatRight          Tally            `json:"seat"`
+	CornerErrPx        float64          `json:"corner_error_px_median"`
+	CornerErrMaxPx     float64          `json:"corner_error_px_max"`
+	FalseCards         int              `json:"false_cards"`
+	Occupancy          Tally            `json:"empty_occupied"`
+	Material           Tally            `json:"material"`
+	Pips               Tally            `json:"pips"`
+	Height             Tally            `json:"height"`
+	Stack              Tally            `json:"whole_stack"`
+	PerMaterial        map[string]Tally `json:"per_material"`
+	PerHeight          map[string]Tally `json:"per_height"`
+	// PerCondition is whole-stack accuracy by table, glare, hands, screens
+	// and image width.
+	PerCondition map[string]Tally `json:"per_condition"`
+	// MsPerFrame is the median time of Detect (not decoding the file) over
+	// all frames; MsPerFrame720 over 1280x720 frames with four cards.
+	MsPerFrame    float64  `json:"ms_per_frame_median"`
+	MsPerFrame720 float64  `json:"ms_per_frame_1280x720_four_cards_median"`
+	Failures      []string `json:"failures,omitempty"`
+}
+
+// Bench runs Detect on every image of dir that has a truth file beside it
+// (NAME.json next to the image it names) and compares.
+func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return rep, err
+	}
+	sort.Strings(files)
+	var times, times720, cornerErr []float64
+	for _, tf := range files {
+		data, err := os.ReadFile(tf)
+		if err != nil {
+			return rep, err
+		}
+		var truth truthFile
+		if json.Unmarshal(data, &truth) != nil || truth.Image == "" {
+			continue
+		}
+		cam, err := ParseTruthCamera(data)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", tf, err)
+		}
+		res, ms, err := d.timedDetect(filepath.Join(filepath.Dir(tf), truth.Image), cam)
+		if err != nil {
+			return rep, err
+		}
+		times = append(times, ms)
+		if truth.Width == 1280 && len(truth.Cards) == 4 {
+			times720 = append(times720, ms)
+		}
+		rep.Frames++
+		used := make([]bool, len(res.Cards))
+		for _, tc := range truth.Cards {
+			// Match by corners: the detected card nearest the truth.
+			best, bestErr := -1, math.Inf(1)
+			for i, c := range res.Cards {
+				if used[i] {
+					continue
+				}
+				e := 0.0
+				for k := 0; k < 4; k++ {
+					e = math.Max(e, math.Hypot(c.Corners[k][0]-tc.CornersPx[k][0], c.Corners[k][1]-tc.CornersPx[k][1]))
+				}
+				if e < bestErr {
+					best, bestErr = i, e
+				}
+			}
+			found := best >= 0 && bestErr < 60
+			rep.CardFound.add(found)
+			if len(tc.Occluded) == 0 {
+				rep.CardFoundUncovered.add(found)
+			}
+			if !found {
+				rep.fail(maxFailures, "%s: seat %d card not found (best corner error %.0f px)", truth.Image, tc.Seat, bestErr)
+				continue
+			}
+			used[best] = true
+			cornerErr = append(cornerErr, bestErr)
+			c := res.Cards[best]
+			rep.SeatRight.add(c.Seat == tc.Seat)
+			occluded := map[[2]int]bool{}
+			for _, o := range tc.Occluded {
+				occluded[o] = true
+			}
+			for r := 0; r < 3 && r < len(tc.Building); r++ {
+				for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
+					if occluded[[2]int{r, col}] {
+						continue
+					}
+					dice := strings.Fields(tc.Building[r][col])
+					got := c.Cells[r][col]
+					rep.Occupancy.add((len(dice) == 0) == (got == nil))
+					if len(dice) == 0 {
+						if got != nil {
+							rep.fail(maxFailures, "%s: seat %d r%dc%d empty, read %d high %s", truth.Image, tc.Seat, r+1, col+1, got.Height, got.Top)
+						}
+						continue
+					}
+					top := dice[len(dice)-1]
+					hkey := fmt.Sprint(len(dice))
+					mkey := top[:1]
+					okH, okM, okP := false, false, false
+					if got != nil {
+						okH = got.Height == len(dice)
+						okM = got.Material == top[0]
+						okP = got.Pips == int(top[1]-'0')
+					}
+					rep.Height.add(okH)
+					rep.Material.add(okM)
+					rep.Pips.add(okP)
+					rep.Stack.add(okH && okM && okP)
+					for _, cond := range truth.conditions() {
+						t := rep.PerCondition[cond]
+						t.add(okH && okM && okP)
+						rep.PerCondition[cond] = t
+					}
+					ph, pm := rep.PerHeight[hkey], rep.PerMaterial[mkey]
+					ph.add(okH)
+					pm.add(okM)
+					rep.PerHeight[hkey], rep.PerMaterial[mkey] = ph, pm
+					if !(okH && okM && okP) {
+						if got == nil {
+							rep.fail(maxFailures, "%s: seat %d r%dc%d %s read empty", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col])
+						} else {
+							rep.fail(maxFailures, "%s: seat %d r%dc%d %s read %d high %s (conf %.2f)", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col], got.Height, got.Top, got.Confidence)
+						}
+					}
+				}
+			}
+		}
+		for _, u := range used {
+			if !u {
+				rep.FalseCards++
+			}
+		}
+	}
+	rep.MsPerFrame = median(times)
+	rep.MsPerFrame720 = median(times720)
+	rep.CornerErrPx = median(cornerErr)
+	for _, e := range cornerErr {
+		rep.CornerErrMaxPx = math.Max(rep.CornerErrMaxPx, e)
+	}
+	for _, t := range []*Tally{&rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
+		t.finish()
+	}
+	for k, t := range rep.PerHeight {
+		t.finish()
+		rep.PerHeight[k] = t
+	}
+	for k, t := range rep.PerCondition {
+		t.finish()
+		rep.PerCondition[k] = t
+	}
+	for k, t := range rep.PerMaterial {
+		t.finish()
+		rep.PerMaterial[k] = t
+	}
+	return rep, nil
+}
+
+func (t *Tally) finish() {
+	if t.Total > 0 {
+		t.Rate = float64(t.Right) / float64(t.Total)
+	}
+}
+
+func (r *BenchReport) fail(max int, format string, args ...any) {
+	if len(r.Failures) < max {
+		r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+	}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// timedDetect decodes an image file, then detects and times only that.
+func (d *Detector) timedDetect(path string, cam Camera) (Result, float64, error) {
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		return Result{}, 0, fmt.Errorf("%w: %s", ErrImage, path)
+	}
+	start := time.Now()
+	res, err := d.Detect(img, cam)
+	return res, float64(time.Since(start).Microseconds()) / 1000, err
+}

@@ -1,0 +1,425 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"gocv.io/x/gocv"
+)
+
+// Options tune the detector. The zero value of a field means its default.
+type Options struct {
+	// Model is the card and die geometry (configs/card.json); default
+	// cardmodel.Default().
+	Model cardmodel.Model
+	// SeatUp gives, per seat, the direction on the table (degrees from +x,
+	// counter-clockwise) in which that player's card's printed top points;
+	// default DefaultSeatUp.
+	SeatUp []float64
+}
+
+func (o Options) withDefaults() Options {
+	if o.Model == (cardmodel.Model{}) {
+		o.Model = cardmodel.Default()
+	}
+	if len(o.SeatUp) == 0 {
+		o.SeatUp = DefaultSeatUp
+	}
+	return o
+}
+
+// ErrImage is wrapped when an image cannot be read.
+var ErrImage = errors.New("vision: unreadable image")
+
+// Result is what one frame shows: every card found, nearest seat first.
+type Result struct {
+	Width, Height int
+	Cards         []Card
+}
+
+// Card is one blueprint card found in the frame.
+type Card struct {
+	Seat int
+	// Corners in image pixels, clockwise from the card's printed top-left.
+	Corners [4][2]float64
+	// Cells holds each cell's stack, rows top to bottom as printed,
+	// columns left to right; nil for an empty cell.
+	Cells [3][2]*Cell
+	// Occluded is set when a hand or arm covers part of the card.
+	Occluded bool
+	pose     cardPose
+}
+
+// Cell is what stands on one cell.
+type Cell struct {
+	Height     int     // dice in the stack, 1..6
+	Top        string  // the top die in notation, "W3"; "" if unread
+	Material   byte    // W, R, S, G
+	Pips       int     // 1..6, 0 if unread
+	Confidence float64 // 0..1
+	Occluded   bool
+	HeightConf float64
+}
+
+// Detector reads frames. Its buffers are reused from frame to frame; it is
+// not safe for concurrent use. Close it when done.
+type Detector struct {
+	opts    Options
+	half    gocv.Mat
+	labels  gocv.Mat
+	halfBuf []uint8
+	seedBuf []bool
+	mask    gocv.Mat
+	tmp     gocv.Mat
+	close5  gocv.Mat
+	open3   gocv.Mat
+	img     frame
+
+	patch, patchGray, patchBin         gocv.Mat
+	patchLabels, patchStats, patchCent gocv.Mat
+}
+
+// NewDetector makes a detector.
+func NewDetector(opts Options) *Detector {
+	return &Detector{
+		opts:   opts.withDefaults(),
+		half:   gocv.NewMat(),
+		labels: gocv.NewMat(),
+
+		patch: gocv.NewMat(), patchGray: gocv.NewMat(), patchBin: gocv.NewMat(),
+		patchLabels: gocv.NewMat(), patchStats: gocv.NewMat(), patchCent: gocv.NewMat(),
+		mask:   gocv.NewMat(),
+		tmp:    gocv.NewMat(),
+		close5: gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(7, 7)),
+		open3:  gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3)),
+	}
+}
+
+// Close frees the detector's buffers.
+func (d *Detector) Close() error {
+	for _, m := range []*gocv.Mat{&d.half, &d.labels, &d.mask, &d.patch, &d.patchGray, &d.patchBin, &d.patchLabels, &d.patchStats, &d.patchCent, &d.tmp, &d.close5, &d.open3} {
+		if err := m.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DetectFile reads an image file and detects what it shows.
+func (d *Detector) DetectFile(path string, cam Camera) (Result, error) {
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		return Result{}, fmt.Errorf("%w: %s", ErrImage, path)
+	}
+	return d.Detect(img, cam)
+}
+
+// Detect reads one BGR frame seen by cam.
+func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
+	if img.Empty() || img.Channels() != 3 || img.Type() != gocv.MatTypeCV8UC3 {
+		return Result{}, fmt.Errorf("%w: want an 8-bit 3-channel image", ErrImage)
+	}
+	if err := cam.Validate(); err != nil {
+		return Result{}, err
+	}
+	res := Result{Width: img.Cols(), Height: img.Rows()}
+	if !img.IsContinuous() {
+		return Result{}, fmt.Errorf("%w: the frame's rows are not contiguous", ErrImage)
+	}
+	d.img = newFrame(img)
+	defer func() { d.img = frame{} }() // its slices alias img's memory
+	cards := d.findCards(cam)
+	for i := range cards {
+		d.readCells(&cards[i], cam)
+	}
+	sort.SliceStable(cards, func(a, b int) bool { return cards[a].Seat < cards[b].Seat })
+	res.Cards = cards
+	return res, nil
+}
+
+// findCards finds the blue cards: a blue mask, closed over the white line
+// work, each outer contour mapped onto the table and fitted with a
+// rectangle of the card's size; then the printed orientation from the grid.
+func (d *Detector) findCards(cam Camera) []Card {
+	m := d.opts.Model
+	// The card is the bluest thing on the table: its blue share of the
+	// light, B/(B+G+R), which shadows do not change, stands well above the
+	// frame's median (the table). Computed at half resolution.
+	d.blueMask()
+	gocv.MorphologyEx(d.half, &d.tmp, gocv.MorphOpen, d.open3)
+	gocv.MorphologyEx(d.tmp, &d.mask, gocv.MorphClose, d.close5)
+	contours := gocv.FindContours(d.mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	defer contours.Close()
+	cardArea := m.CardWidth * m.CardHeight
+	var cards []Card
+	for i := 0; i < contours.Size(); i++ {
+		pts := contours.At(i).ToPoints()
+		if len(pts) < 4 {
+			continue
+		}
+		mm := make([]Vec3, 0, len(pts))
+		for _, p := range pts {
+			w, ok := cam.OnPlane(2*float64(p.X)+0.5, 2*float64(p.Y)+0.5, m.CardThickness)
+			if ok {
+				mm = append(mm, w)
+			}
+		}
+		if len(mm) < 4 || math.Abs(polyArea(mm)) < 0.35*cardArea {
+			continue
+		}
+		c, a, la, lb, ok := fitCardRect(mm, m)
+		if !ok {
+			continue
+		}
+		pose := d.orient(cam, c, a)
+		card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp)}
+		for k, w := range pose.corners(m) {
+			u, v, _ := cam.Project(w)
+			card.Corners[k] = [2]float64{u, v}
+		}
+		_ = la
+		_ = lb
+		cards = append(cards, card)
+	}
+	return cards
+}
+
+// blueMask fills d.half (half the frame's size) with 255 on the cards.
+// Blueness is (B - max(G, R)) / (B + G + R): shadows keep it, neutral glare
+// and white line work have none, the table is far below zero unless it is
+// grey. Pixels of clear blueness (strong) seed the mask; it grows over
+// connected pixels that are still somewhat blue (weak), so a card washed
+// out by a lamp is found whole where any part of it is clearly blue.
+func (d *Detector) blueMask() {
+	f := &d.img
+	hw, hh := f.w/2, f.h/2
+	if len(d.halfBuf) != hw*hh {
+		d.halfBuf = make([]uint8, hw*hh)
+		d.seedBuf = make([]bool, hw*hh)
+	}
+	const strong, weak = 0.07, 0.015
+	for y := 0; y < hh; y++ {
+		row := (2 * y) * f.w * 3
+		for x := 0; x < hw; x++ {
+			i := row + 2*x*3
+			b, g, r := int(f.bgr[i]), int(f.bgr[i+1]), int(f.bgr[i+2])
+			sum := b + g + r
+			v := -1.0
+			if sum >= 45 {
+				v = float64(b-max(g, r)) / float64(sum)
+			}
+			k := y*hw + x
+			d.seedBuf[k] = v >= strong
+			if v >= weak {
+				d.halfBuf[k] = 255
+			} else {
+				d.halfBuf[k] = 0
+			}
+		}
+	}
+	d.half.Close()
+	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
+	n := gocv.ConnectedComponentsWithParams(d.half, &d.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
+	lab, err := d.labels.DataPtrUint16()
+	if err != nil || n <= 1 {
+		return
+	}
+	keep := make([]bool, n)
+	for k, s := range d.seedBuf {
+		if s {
+			keep[lab[k]] = true
+		}
+	}
+	keep[0] = false
+	for k := range d.halfBuf {
+		if !keep[lab[k]] {
+			d.halfBuf[k] = 0
+		}
+	}
+	d.half.Close()
+	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
+}
+
+// polyArea is the signed area of a polygon on the table (mm²).
+func polyArea(p []Vec3) float64 {
+	s := 0.0
+	for i := range p {
+		j := (i + 1) % len(p)
+		s += p[i].X*p[j].Y - p[j].X*p[i].Y
+	}
+	return s / 2
+}
+
+// fitCardRect fits the card's rectangle to the outline of a blue blob on
+// the table: the minimum-area rectangle, then, where the blob is shorter
+// than the card (a hand or a leaning stack hides an edge), the side that
+// the outline supports best is kept and the other moved out to the card's
+// size. It returns the centre, the unit long axis and the half sizes found.
+func fitCardRect(mm []Vec3, m cardmodel.Model) (c Vec3, a Vec3, la, lb float64, ok bool) {
+	pts := make([]image.Point, len(mm))
+	for i, p := range mm {
+		pts[i] = image.Pt(int(math.Round(p.X*10)), int(math.Round(p.Y*10)))
+	}
+	pv := gocv.NewPointVectorFromPoints(pts)
+	rr := gocv.MinAreaRect(pv)
+	pv.Close()
+	w, h := float64(rr.Width)/10, float64(rr.Height)/10
+	ang := rr.Angle * math.Pi / 180
+	ax := Vec3{math.Cos(ang), math.Sin(ang), 0}
+	if h > w {
+		w, h = h, w
+		ax = Vec3{-ax.Y, ax.X, 0}
+	}
+	W, H := m.CardWidth, m.CardHeight
+	if w < 0.6*W || w > 1.25*W || h < 0.6*H || h > 1.3*H {
+		return
+	}
+	c = Vec3{float64(rr.Center.X) / 10, float64(rr.Center.Y) / 10, 0}
+	bx := Vec3{-ax.Y, ax.X, 0}
+	// Support of each side: outline points within 2 mm of it.
+	var sup [4]int // +a, -a, +b, -b
+	for _, p := range mm {
+		da := (p.X-c.X)*ax.X + (p.Y-c.Y)*ax.Y
+		db := (p.X-c.X)*bx.X + (p.Y-c.Y)*bx.Y
+		switch {
+		case math.Abs(da-w/2) < 2:
+			sup[0]++
+		case math.Abs(da+w/2) < 2:
+			sup[1]++
+		}
+		switch {
+		case math.Abs(db-h/2) < 2:
+			sup[2]++
+		case math.Abs(db+h/2) < 2:
+			sup[3]++
+		}
+	}
+	// Move the centre so the better-supported side stays where it is.
+	shift := func(axis Vec3, have, want float64, plus, minus int) {
+		d := (want - have) / 2
+		if plus >= minus {
+			c = c.Add(axis.Scale(-d))
+		} else {
+			c = c.Add(axis.Scale(d))
+		}
+	}
+	shift(ax, w, W, sup[0], sup[1])
+	shift(bx, h, H, sup[2], sup[3])
+	c.Z = m.CardThickness
+	return c, ax, w / 2, h / 2, true
+}
+
+// orient decides which way up the card is printed. The grid's white lines
+// sit on the left half: for each of the two ways the long axis can run,
+// measure how much whiter the image is on the grid lines than beside them,
+// letting the card slide a few millimetres (the outline may be off where
+// something hides an edge). If the image cannot tell, the printed top faces
+// the table centre. The slide found also corrects the pose.
+func (d *Detector) orient(cam Camera, c Vec3, a Vec3) cardPose {
+	m := d.opts.Model
+	p1 := poseFromRect(m, c, a)
+	p2 := poseFromRect(m, c, a.Scale(-1))
+	s1, dv1 := d.bestGridShift(cam, p1, true)
+	s2, dv2 := d.bestGridShift(cam, p2, true)
+	var p cardPose
+	var dv float64
+	switch {
+	case math.Abs(s1-s2) >= 8 && s1 > s2:
+		p, dv = p1, dv1
+	case math.Abs(s1-s2) >= 8:
+		p, dv = p2, dv2
+	default:
+		// Prior: the printed top points towards the table centre.
+		if p1.v.X*c.X+p1.v.Y*c.Y >= 0 {
+			p, dv = p1, dv1
+		} else {
+			p, dv = p2, dv2
+		}
+	}
+	p.origin = p.origin.Add(p.v.Scale(dv))
+	if _, du := d.bestGridShift(cam, p, false); du != 0 {
+		p.origin = p.origin.Add(p.u.Scale(du))
+	}
+	return p
+}
+
+// bestGridShift slides the card along v (horizontal grid lines) or u
+// (vertical ones) by up to 4 mm and returns the best line score and shift.
+func (d *Detector) bestGridShift(cam Camera, p cardPose, horizontal bool) (best, shift float64) {
+	best = math.Inf(-1)
+	try := func(s float64) {
+		q := p
+		if horizontal {
+			q.origin = p.origin.Add(p.v.Scale(s))
+		} else {
+			q.origin = p.origin.Add(p.u.Scale(s))
+		}
+		if sc := d.gridScore(cam, q, horizontal); sc > best+1e-9 || (math.Abs(sc-best) < 1e-9 && math.Abs(s) < math.Abs(shift)) {
+			best, shift = sc, s
+		}
+	}
+	for s := -4.0; s <= 4.0; s++ { // 1 mm steps, then half a millimetre around the best
+		try(s)
+	}
+	c := shift
+	try(c - 0.5)
+	try(c + 0.5)
+	return best, shift
+}
+
+// gridScore measures the grid's horizontal white lines (an isometric
+// drawing has none), or its vertical ones: for every cell-long piece of the
+// lines, how much whiter the image is on the line than 2.5 mm either side;
+// the median over the pieces, so that dice standing on the grid do not
+// matter.
+func (d *Detector) gridScore(cam Camera, p cardPose, horizontal bool) float64 {
+	m := d.opts.Model
+	z := m.CardThickness
+	g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
+	sample := func(u, v float64) float64 {
+		x, y, ok := cam.Project(p.at(u, v, z))
+		if !ok {
+			return 0
+		}
+		return d.img.whiteness(x, y)
+	}
+	var pieces [16]float64
+	np := 0
+	if horizontal {
+		for k := 0; k <= m.Rows; k++ {
+			v := g0v + float64(k)*cell
+			for c := 0; c < m.Cols; c++ {
+				var on, off float64
+				n := 0
+				for u := g0u + float64(c)*cell + 2; u < g0u+float64(c+1)*cell-2; u += 0.7 {
+					on += sample(u, v)
+					off += (sample(u, v-2.5) + sample(u, v+2.5)) / 2
+					n++
+				}
+				pieces[np] = (on - off) / float64(n)
+				np++
+			}
+		}
+	} else {
+		for k := 0; k <= m.Cols; k++ {
+			u := g0u + float64(k)*cell
+			for r := 0; r < m.Rows; r++ {
+				var on, off float64
+				n := 0
+				for v := g0v + float64(r)*cell + 2; v < g0v+float64(r+1)*cell-2; v += 0.7 {
+					on += sample(u, v)
+					off += (sample(u-2.5, v) + sample(u+2.5, v)) / 2
+					n++
+				}
+				pieces[np] = (on - off) / float64(n)
+				np++
+			}
+		}
+	}
+	return median(pieces[:np])
+}

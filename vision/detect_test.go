@@ -1,0 +1,95 @@
+package vision
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+)
+
+const corpus = "testdata/synth/stills"
+
+// TestDetectOnCorpus runs the detector over the committed corpus of
+// rendered stills and holds it to the accuracy it reached when this test
+// was written (the README has the figures); a change that reads worse
+// fails here.
+func TestDetectOnCorpus(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Fatalf("the rendered corpus is missing (%v): it is committed in vision/%s", err, corpus)
+	}
+	d := NewDetector(Options{})
+	defer d.Close()
+	rep, err := d.Bench(corpus, 0)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, rep.Frames, 100)
+	t.Logf("frames %d: card %.3f uncovered %.3f seat %.3f occupancy %.3f height %.3f material %.3f pips %.3f stack %.3f, %.1f ms/frame",
+		rep.Frames, rep.CardFound.Rate, rep.CardFoundUncovered.Rate, rep.SeatRight.Rate, rep.Occupancy.Rate, rep.Height.Rate, rep.Material.Rate, rep.Pips.Rate, rep.Stack.Rate, rep.MsPerFrame)
+	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, 0.95)
+	assert.GreaterOrEqual(t, rep.SeatRight.Rate, 0.99)
+	assert.LessOrEqual(t, rep.CornerErrPx, 2.0, "median corner error")
+	assert.GreaterOrEqual(t, rep.Occupancy.Rate, 0.90)
+	assert.GreaterOrEqual(t, rep.Height.Rate, 0.60)
+	assert.GreaterOrEqual(t, rep.Material.Rate, 0.55)
+	assert.GreaterOrEqual(t, rep.Pips.Rate, 0.48)
+	assert.GreaterOrEqual(t, rep.Stack.Rate, 0.36)
+}
+
+func TestDetectBadInput(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	cam := downCamera()
+	_, err := d.DetectFile("testdata/no-such-image.jpg", cam)
+	assert.ErrorIs(t, err, ErrImage)
+	gray := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8U)
+	defer gray.Close()
+	_, err = d.Detect(gray, cam)
+	assert.ErrorIs(t, err, ErrImage, "a one-channel image is refused")
+	empty := gocv.NewMat()
+	defer empty.Close()
+	_, err = d.Detect(empty, cam)
+	assert.ErrorIs(t, err, ErrImage)
+	blank := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	res, err := d.Detect(blank, cam)
+	require.NoError(t, err)
+	assert.Empty(t, res.Cards, "a black frame shows no card")
+	_, err = d.Detect(blank, Camera{})
+	assert.ErrorIs(t, err, ErrCamera)
+}
+
+// fourCardFrame is a 1280x720 still of the corpus with four cards.
+func fourCardFrame(tb testing.TB) (string, Camera) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(tb, err)
+		var tr truthFile
+		if jsonUnmarshal(data, &tr) != nil || tr.Width != 1280 || len(tr.Cards) != 4 {
+			continue
+		}
+		cam, err := ParseTruthCamera(data)
+		require.NoError(tb, err)
+		return filepath.Join(corpus, tr.Image), cam
+	}
+	tb.Fatal("no 1280x720 still with four cards in the corpus")
+	return "", Camera{}
+}
+
+// BenchmarkDetect reads one 1280x720 frame with four cards (decoding not
+// included).
+func BenchmarkDetect(b *testing.B) {
+	path, cam := fourCardFrame(b)
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	defer img.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Detect(img, cam); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,12 @@
+// Package vision reads a Blueprints table from one overhead camera frame:
+// it finds every blueprint card and its pose, and for each cell of each
+// card the stack standing on it: its height, and the material and pips of
+// its top die, with a confidence, or that a hand hides it.
+//
+// It is the first stage of the companion (see the design): frames come in
+// as gocv Mats, which never leave this package; what leaves it is plain Go
+// values (Result, Card, Cell). vision/track will turn those into placements
+// for the engine. The camera comes from calibration, or, for the renderer's
+// images, from their truth files (ParseTruthCamera), and the card geometry
+// from configs/card.json (vision/cardmodel).
+package vision
