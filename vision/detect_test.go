@@ -12,10 +12,12 @@ import (
 
 const corpus = "testdata/synth/stills"
 
-// TestDetectOnCorpus runs the detector over the committed corpus of
-// rendered stills and holds it to the accuracy it reached when this test
-// was written (the README has the figures); a change that reads worse
-// fails here.
+// TestDetectOnCorpus runs the detector over the committed corpus of 300
+// rendered stills and holds it to just below the accuracy it reached when
+// this test was written (measured: card found uncovered 0.965, empty or
+// occupied 0.932, height 0.728, material 0.676, pips 0.582, whole stack
+// 0.454); a change that reads worse fails here. These are far from the
+// targets (99.5% whole stack): the reader is a first version.
 func TestDetectOnCorpus(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
 		t.Fatalf("the rendered corpus is missing (%v): it is committed in vision/%s", err, corpus)
@@ -24,17 +26,17 @@ func TestDetectOnCorpus(t *testing.T) {
 	defer d.Close()
 	rep, err := d.Bench(corpus, 0)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, rep.Frames, 100)
+	require.GreaterOrEqual(t, rep.Frames, 300)
 	t.Logf("frames %d: card %.3f uncovered %.3f seat %.3f occupancy %.3f height %.3f material %.3f pips %.3f stack %.3f, %.1f ms/frame",
 		rep.Frames, rep.CardFound.Rate, rep.CardFoundUncovered.Rate, rep.SeatRight.Rate, rep.Occupancy.Rate, rep.Height.Rate, rep.Material.Rate, rep.Pips.Rate, rep.Stack.Rate, rep.MsPerFrame)
-	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, 0.95)
+	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, 0.955)
 	assert.GreaterOrEqual(t, rep.SeatRight.Rate, 0.99)
 	assert.LessOrEqual(t, rep.CornerErrPx, 2.0, "median corner error")
-	assert.GreaterOrEqual(t, rep.Occupancy.Rate, 0.90)
-	assert.GreaterOrEqual(t, rep.Height.Rate, 0.60)
-	assert.GreaterOrEqual(t, rep.Material.Rate, 0.55)
-	assert.GreaterOrEqual(t, rep.Pips.Rate, 0.48)
-	assert.GreaterOrEqual(t, rep.Stack.Rate, 0.36)
+	assert.GreaterOrEqual(t, rep.Occupancy.Rate, 0.925)
+	assert.GreaterOrEqual(t, rep.Height.Rate, 0.71)
+	assert.GreaterOrEqual(t, rep.Material.Rate, 0.66)
+	assert.GreaterOrEqual(t, rep.Pips.Rate, 0.57)
+	assert.GreaterOrEqual(t, rep.Stack.Rate, 0.44)
 }
 
 func TestDetectBadInput(t *testing.T) {
