@@ -1,0 +1,30 @@
+# Vision (vision/dice and later the rest of vision/): gocv v0.31.0 links
+# Debian's OpenCV 4.6, so the tests and `make run` (the blueprints binary
+# carries the vision commands) need libopencv-dev. The accuracy test reads
+# the real-photo data set from ../shared/datasets/dice-real.
+TEST_PACKAGES += libopencv-dev pkg-config
+RUN_PACKAGES  += libopencv-dev pkg-config
+TEST_TARGETS  += test-matprofile
+FUZZ_TARGETS  += ./vision/dice:FuzzParseYOLO ./vision/dice/internal/cnn:FuzzUnmarshal
+
+DICE_DATA ?= ../shared/datasets/dice-real
+
+.PHONY: test-matprofile dice-model dice-eval dice-bench
+
+# The dice reader's tests again with gocv's Mat profile: they fail on any
+# gocv.Mat left open.
+test-matprofile: test-deps
+	$(GO) test -count=1 -tags matprofile ./vision/dice/
+
+# Retrain the pip model (seeded, single-threaded; about 2 minutes) and
+# write the file vision/dice embeds. Fold 0 of the source photos is never read.
+dice-model: test-deps
+	$(GO) run ./vision/dice/train -data $(DICE_DATA) -epochs 12 -side 32 -lr 3e-3 -seed 1 -out vision/dice/model/pips.cnn
+
+# Accuracy on the held-out source photos (fold 0): per value, confusion
+# matrix, ms per die.
+dice-eval: test-deps
+	$(GO) run ./cmd/blueprints vision dice --dataset $(DICE_DATA) --folds heldout
+
+dice-bench: test-deps
+	$(GO) test -run='^$$' -bench=. -benchmem ./vision/dice/

@@ -1,0 +1,27 @@
+// Package dice reads the value of one die in a photo: given an image and a
+// box around the die, Reader.Read says how many pips are on top (1-6) and
+// how sure it is.
+//
+// Where it fits: a detector (a later part of vision/) finds the dice in a
+// camera frame or an overhead render and hands each box here; the reading
+// leaves vision/ as plain values (Reading: pips and confidence) and becomes
+// the top die of an Observation. No gocv.Mat leaves the package: callers
+// inside vision/ pass their own Mat (which they keep owning), and LoadImage /
+// Reader.ReadFile load, read and free an image file for callers outside.
+//
+// How it reads: the box is shrunk to a small grey patch normalised to zero
+// mean and unit variance, and a small convolutional network (pure Go,
+// internal/cnn, model file model/pips.cnn embedded at build time) gives the
+// probability of each value; the patch and its mirror image are averaged.
+// The network was trained by vision/dice/train (`make dice-model`, seeded) on
+// the real-photo data set ../shared/datasets/dice-real with polarity
+// inversion, so light pips on dark dice and dark pips on light dice are
+// both read. ClassicReader, a blob-counting baseline with no training, is
+// kept to measure against. README.md has the method and the figures, which
+// are measured on source photos the training never saw (fold 0 of a split
+// by source photo).
+//
+// Readers own their buffers (Mats included), are not safe for concurrent
+// use, and must be closed. Errors wrap ErrImage, ErrBox, ErrLabel or
+// ErrDataset; bad input never panics.
+package dice

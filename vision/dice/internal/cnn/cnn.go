@@ -1,0 +1,290 @@
+// Package cnn is a very small convolutional network in pure Go: a stack of
+// 3x3 convolutions (same padding, ReLU, 2x2 max-pool), one hidden dense layer
+// with ReLU, and a softmax output. It exists so the dice pip reader can carry
+// a learned classifier without a machine-learning runtime: inference needs no
+// allocation once a Workspace exists, training is plain mini-batch Adam,
+// seeded and single-threaded, and a model is a few tens of kilobytes.
+//
+// It knows nothing about images or dice: the caller hands it a C×H×W tensor
+// of float32 and gets class probabilities back.
+package cnn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Arch describes a network: input channels and side (square input), the
+// output channels of each conv block (each block halves the side), the width
+// of the hidden dense layer and the number of classes.
+type Arch struct {
+	InC     int
+	Side    int
+	Convs   []int
+	Hidden  int
+	Classes int
+	// GAP averages each channel of the last conv block over the image
+	// (global average pooling) before the hidden layer, instead of feeding
+	// every position to it: far fewer weights, and counting-like.
+	GAP bool
+}
+
+// Validate reports whether the architecture can be built.
+func (a Arch) Validate() error {
+	if a.InC < 1 || a.InC > 16 || a.Side < 2 || a.Side > 512 || a.Hidden < 1 || a.Hidden > 4096 ||
+		a.Classes < 2 || a.Classes > 1000 || len(a.Convs) < 1 || len(a.Convs) > 8 {
+		return fmt.Errorf("cnn: architecture %+v out of range", a)
+	}
+	s := a.Side
+	for _, k := range a.Convs {
+		if k < 1 || k > 512 || s%2 != 0 {
+			return fmt.Errorf("cnn: architecture %+v: side %d cannot be pooled or %d channels out of range", a, s, k)
+		}
+		s /= 2
+	}
+	return nil
+}
+
+type conv struct {
+	in, out, side int // side is the input side; output after pool is side/2
+	w, b          []float32
+}
+
+type dense struct {
+	in, out int
+	w, b    []float32
+}
+
+// Net is a network's parameters. It is read-only during inference, so one
+// Net can serve many Workspaces.
+type Net struct {
+	Arch   Arch
+	convs  []conv
+	hidden dense
+	output dense
+}
+
+// New makes a network with He-initialised weights drawn from rng.
+func New(a Arch, rng *rand.Rand) (*Net, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	n := &Net{Arch: a}
+	c, s := a.InC, a.Side
+	for _, k := range a.Convs {
+		cv := conv{in: c, out: k, side: s, w: make([]float32, k*c*9), b: make([]float32, k)}
+		heInit(cv.w, c*9, rng)
+		n.convs = append(n.convs, cv)
+		c, s = k, s/2
+	}
+	flat := c * s * s
+	if a.GAP {
+		flat = c
+	}
+	n.hidden = dense{in: flat, out: a.Hidden, w: make([]float32, a.Hidden*flat), b: make([]float32, a.Hidden)}
+	heInit(n.hidden.w, flat, rng)
+	n.output = dense{in: a.Hidden, out: a.Classes, w: make([]float32, a.Classes*a.Hidden), b: make([]float32, a.Classes)}
+	heInit(n.output.w, a.Hidden, rng)
+	return n, nil
+}
+
+func heInit(w []float32, fanIn int, rng *rand.Rand) {
+	if rng == nil {
+		return
+	}
+	sd := math.Sqrt(2 / float64(fanIn))
+	for i := range w {
+		w[i] = float32(rng.NormFloat64() * sd)
+	}
+}
+
+// params lists every parameter slice in a fixed order (the file order).
+func (n *Net) params() [][]float32 {
+	var p [][]float32
+	for i := range n.convs {
+		p = append(p, n.convs[i].w, n.convs[i].b)
+	}
+	return append(p, n.hidden.w, n.hidden.b, n.output.w, n.output.b)
+}
+
+// NumParams is the number of trainable values.
+func (n *Net) NumParams() int {
+	t := 0
+	for _, p := range n.params() {
+		t += len(p)
+	}
+	return t
+}
+
+// InputLen is the length of the input tensor: InC*Side*Side.
+func (n *Net) InputLen() int { return n.Arch.InC * n.Arch.Side * n.Arch.Side }
+
+// Workspace holds the activations of one forward (and backward) pass. It is
+// not safe for concurrent use; make one per goroutine.
+type Workspace struct {
+	net    *Net
+	pad    [][]float32 // padded input of each conv block
+	act    [][]float32 // pre-pool activation (after ReLU) of each conv block
+	pool   [][]float32 // pooled output of each conv block
+	arg    [][]int32   // argmax index into act for each pooled value
+	gap    []float32   // channel means of the last block (GAP only)
+	hid    []float32
+	logits []float32
+	Prob   []float32 // class probabilities of the last Forward
+
+	// gradients (allocated on first Backward)
+	dpad  [][]float32
+	dact  [][]float32
+	dpool [][]float32
+	dhid  []float32
+	dgap  []float32
+}
+
+// NewWorkspace allocates the buffers for one pass through n.
+func (n *Net) NewWorkspace() *Workspace {
+	ws := &Workspace{net: n}
+	for _, cv := range n.convs {
+		ps := cv.side + 2
+		ws.pad = append(ws.pad, make([]float32, cv.in*ps*ps))
+		ws.act = append(ws.act, make([]float32, cv.out*cv.side*cv.side))
+		h := cv.side / 2
+		ws.pool = append(ws.pool, make([]float32, cv.out*h*h))
+		ws.arg = append(ws.arg, make([]int32, cv.out*h*h))
+	}
+	if n.Arch.GAP {
+		ws.gap = make([]float32, n.convs[len(n.convs)-1].out)
+	}
+	ws.hid = make([]float32, n.hidden.out)
+	ws.logits = make([]float32, n.output.out)
+	ws.Prob = make([]float32, n.output.out)
+	return ws
+}
+
+// ErrInput is returned when an input tensor has the wrong length.
+var ErrInput = errors.New("cnn: input has the wrong length")
+
+// Forward runs the network on x (InC×Side×Side, row-major) and leaves the
+// class probabilities in ws.Prob. It does not allocate.
+func (ws *Workspace) Forward(x []float32) error {
+	n := ws.net
+	if len(x) != n.InputLen() {
+		return fmt.Errorf("%w: %d values, want %d", ErrInput, len(x), n.InputLen())
+	}
+	in := x
+	for l, cv := range n.convs {
+		s, ps := cv.side, cv.side+2
+		pad := ws.pad[l]
+		for c := 0; c < cv.in; c++ {
+			for y := 0; y < s; y++ {
+				copy(pad[c*ps*ps+(y+1)*ps+1:c*ps*ps+(y+1)*ps+1+s], in[c*s*s+y*s:c*s*s+y*s+s])
+			}
+		}
+		act := ws.act[l]
+		for k := 0; k < cv.out; k++ {
+			o := act[k*s*s : (k+1)*s*s]
+			for i := range o {
+				o[i] = cv.b[k]
+			}
+			for c := 0; c < cv.in; c++ {
+				w := cv.w[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
+				p := pad[c*ps*ps : (c+1)*ps*ps]
+				for dy := 0; dy < 3; dy++ {
+					for dx := 0; dx < 3; dx++ {
+						wv := w[dy*3+dx]
+						for y := 0; y < s; y++ {
+							row := p[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
+							orow := o[y*s : y*s+s]
+							for x, v := range row {
+								orow[x] += wv * v
+							}
+						}
+					}
+				}
+			}
+			for i, v := range o {
+				if v < 0 {
+					o[i] = 0
+				}
+			}
+		}
+		h := s / 2
+		pool, arg := ws.pool[l], ws.arg[l]
+		for k := 0; k < cv.out; k++ {
+			for y := 0; y < h; y++ {
+				for xx := 0; xx < h; xx++ {
+					i0 := int32(k*s*s + 2*y*s + 2*xx)
+					best := i0
+					for _, j := range [4]int32{i0, i0 + 1, i0 + int32(s), i0 + int32(s) + 1} {
+						if act[j] > act[best] {
+							best = j
+						}
+					}
+					pool[k*h*h+y*h+xx] = act[best]
+					arg[k*h*h+y*h+xx] = best
+				}
+			}
+		}
+		in = pool
+	}
+	if n.Arch.GAP {
+		last := n.convs[len(n.convs)-1]
+		hh := (last.side / 2) * (last.side / 2)
+		for k := range ws.gap {
+			var sum float32
+			for _, v := range in[k*hh : (k+1)*hh] {
+				sum += v
+			}
+			ws.gap[k] = sum / float32(hh)
+		}
+		in = ws.gap
+	}
+	hd := n.hidden
+	for j := 0; j < hd.out; j++ {
+		sum := hd.b[j]
+		w := hd.w[j*hd.in : (j+1)*hd.in]
+		for i, v := range in {
+			sum += w[i] * v
+		}
+		if sum < 0 {
+			sum = 0
+		}
+		ws.hid[j] = sum
+	}
+	od := n.output
+	maxv := float32(math.Inf(-1))
+	for j := 0; j < od.out; j++ {
+		sum := od.b[j]
+		w := od.w[j*od.in : (j+1)*od.in]
+		for i, v := range ws.hid {
+			sum += w[i] * v
+		}
+		ws.logits[j] = sum
+		if sum > maxv {
+			maxv = sum
+		}
+	}
+	var z float64
+	for j, v := range ws.logits {
+		e := math.Exp(float64(v - maxv))
+		ws.Prob[j] = float32(e)
+		z += e
+	}
+	for j := range ws.Prob {
+		ws.Prob[j] = float32(float64(ws.Prob[j]) / z)
+	}
+	return nil
+}
+
+// Argmax returns the most probable class of the last Forward and its
+// probability.
+func (ws *Workspace) Argmax() (int, float32) {
+	best := 0
+	for j, p := range ws.Prob {
+		if p > ws.Prob[best] {
+			best = j
+		}
+	}
+	return best, ws.Prob[best]
+}

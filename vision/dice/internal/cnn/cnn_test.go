@@ -1,0 +1,122 @@
+package cnn
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func smallNet(t *testing.T) *Net {
+	t.Helper()
+	n, err := New(Arch{InC: 2, Side: 8, Convs: []int{3, 4}, Hidden: 5, Classes: 3}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestGradient compares Backward with a numerical derivative of the loss.
+func TestGradient(t *testing.T) {
+	for _, gap := range []bool{false, true} {
+		n := smallNet(t)
+		if gap {
+			var err error
+			n, err = New(Arch{InC: 2, Side: 8, Convs: []int{3, 4}, Hidden: 5, Classes: 3, GAP: true}, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkGradient(t, n)
+	}
+}
+
+func checkGradient(t *testing.T, n *Net) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float32, n.InputLen())
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	ws := n.NewWorkspace()
+	gr := n.NewGrads()
+	if err := ws.Forward(x); err != nil {
+		t.Fatal(err)
+	}
+	ws.Backward(x, 1, gr)
+	loss := func() float64 {
+		if err := ws.Forward(x); err != nil {
+			t.Fatal(err)
+		}
+		return -math.Log(float64(ws.Prob[1]))
+	}
+	checked := 0
+	for pi, p := range n.params() {
+		for i := 0; i < len(p); i += 1 + len(p)/7 {
+			old := p[i]
+			const h = 2e-3
+			p[i] = old + h
+			lp := loss()
+			p[i] = old - h
+			lm := loss()
+			p[i] = old
+			num := (lp - lm) / (2 * h)
+			got := float64(gr.g[pi][i])
+			if math.Abs(num-got) > 2e-2*math.Max(1, math.Abs(num)) {
+				t.Errorf("param %d[%d]: backward %.5f, numerical %.5f", pi, i, got, num)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d parameters checked", checked)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	n := smallNet(t)
+	data, err := n.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float32, n.InputLen())
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	a, b := n.NewWorkspace(), m.NewWorkspace()
+	if err := a.Forward(x); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Forward(x); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Prob {
+		if a.Prob[i] != b.Prob[i] {
+			t.Fatalf("class %d: %v before, %v after a round trip", i, a.Prob[i], b.Prob[i])
+		}
+	}
+	data[len(data)/2] ^= 1
+	if _, err := Unmarshal(data); !errors.Is(err, ErrFormat) {
+		t.Fatalf("damaged file: err %v, want ErrFormat", err)
+	}
+	if err := a.Forward(x[:3]); !errors.Is(err, ErrInput) {
+		t.Fatalf("short input: err %v, want ErrInput", err)
+	}
+}
+
+func FuzzUnmarshal(f *testing.F) {
+	n, _ := New(Arch{InC: 1, Side: 4, Convs: []int{2}, Hidden: 3, Classes: 2}, rand.New(rand.NewPCG(1, 1)))
+	data, _ := n.MarshalBinary()
+	f.Add(data)
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Unmarshal(b)
+		if err == nil {
+			ws := m.NewWorkspace()
+			_ = ws.Forward(make([]float32, m.InputLen()))
+		}
+	})
+}

@@ -1,0 +1,145 @@
+package cnn
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// The model file: the magic line, the architecture as little-endian int32
+// (InC, Side, number of convs, each conv's channels, Hidden, Classes, flags), every
+// parameter as little-endian float32 in params order, then a CRC-32 (IEEE)
+// of everything before it.
+const magic = "blueprints-cnn v1\n"
+
+// Architecture flags in the header.
+const flagGAP = 1
+
+// ErrFormat is returned for a model file that cannot be read.
+var ErrFormat = errors.New("cnn: not a model file")
+
+// MarshalBinary encodes the network as a model file.
+func (n *Net) MarshalBinary() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	a := n.Arch
+	hdr := []int32{int32(a.InC), int32(a.Side), int32(len(a.Convs))}
+	for _, c := range a.Convs {
+		hdr = append(hdr, int32(c))
+	}
+	flags := int32(0)
+	if a.GAP {
+		flags |= flagGAP
+	}
+	hdr = append(hdr, int32(a.Hidden), int32(a.Classes), flags)
+	if err := binary.Write(&buf, binary.LittleEndian, hdr); err != nil {
+		return nil, err
+	}
+	for _, p := range n.params() {
+		if err := binary.Write(&buf, binary.LittleEndian, p); err != nil {
+			return nil, err
+		}
+	}
+	if err := binary.Write(&buf, binary.LittleEndian, crc32.ChecksumIEEE(buf.Bytes())); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Unmarshal decodes a model file made by MarshalBinary.
+func Unmarshal(data []byte) (*Net, error) {
+	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: missing header", ErrFormat)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, fmt.Errorf("%w: checksum mismatch (damaged file)", ErrFormat)
+	}
+	r := bytes.NewReader(body[len(magic):])
+	readInt := func() (int, error) {
+		var v int32
+		if err := binary.Read(r, binary.LittleEndian, &v); err != nil {
+			return 0, fmt.Errorf("%w: short header: %v", ErrFormat, err)
+		}
+		return int(v), nil
+	}
+	var a Arch
+	var err error
+	if a.InC, err = readInt(); err != nil {
+		return nil, err
+	}
+	if a.Side, err = readInt(); err != nil {
+		return nil, err
+	}
+	nc, err := readInt()
+	if err != nil {
+		return nil, err
+	}
+	if nc < 1 || nc > 8 {
+		return nil, fmt.Errorf("%w: %d conv blocks", ErrFormat, nc)
+	}
+	for i := 0; i < nc; i++ {
+		c, err := readInt()
+		if err != nil {
+			return nil, err
+		}
+		a.Convs = append(a.Convs, c)
+	}
+	if a.Hidden, err = readInt(); err != nil {
+		return nil, err
+	}
+	if a.Classes, err = readInt(); err != nil {
+		return nil, err
+	}
+	flags, err := readInt()
+	if err != nil {
+		return nil, err
+	}
+	if flags&^flagGAP != 0 {
+		return nil, fmt.Errorf("%w: unknown flags %#x", ErrFormat, flags)
+	}
+	a.GAP = flags&flagGAP != 0
+	if err := a.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	// Check the size before allocating, so a forged header cannot ask for
+	// gigabytes.
+	if want := a.paramCount(); int64(r.Len()) != 4*want {
+		return nil, fmt.Errorf("%w: %d bytes of parameters, want %d", ErrFormat, r.Len(), 4*want)
+	}
+	n, err := New(a, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range n.params() {
+		if err := binary.Read(r, binary.LittleEndian, p); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		}
+		for _, v := range p {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("%w: parameter is not finite", ErrFormat)
+			}
+		}
+	}
+	return n, nil
+}
+
+// paramCount is the number of parameters a network of architecture a has.
+func (a Arch) paramCount() int64 {
+	var t int64
+	c, s := int64(a.InC), int64(a.Side)
+	for _, k := range a.Convs {
+		t += int64(k)*c*9 + int64(k)
+		c, s = int64(k), s/2
+	}
+	flat := c * s * s
+	if a.GAP {
+		flat = c
+	}
+	t += int64(a.Hidden)*flat + int64(a.Hidden)
+	return t + int64(a.Classes)*int64(a.Hidden) + int64(a.Classes)
+}

@@ -1,0 +1,187 @@
+package cnn
+
+import (
+	"math"
+)
+
+// Grads accumulates parameter gradients over a mini-batch, in params order.
+type Grads struct {
+	g [][]float32
+}
+
+// NewGrads makes zeroed gradient buffers shaped like n's parameters.
+func (n *Net) NewGrads() *Grads {
+	gr := &Grads{}
+	for _, p := range n.params() {
+		gr.g = append(gr.g, make([]float32, len(p)))
+	}
+	return gr
+}
+
+// Zero clears the accumulated gradients.
+func (gr *Grads) Zero() {
+	for _, g := range gr.g {
+		clear(g)
+	}
+}
+
+// Backward adds to gr the gradient of the cross-entropy loss of the last
+// Forward against class label, and returns that loss.
+func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
+	n := ws.net
+	if ws.dhid == nil {
+		for l, cv := range n.convs {
+			ws.dpad = append(ws.dpad, make([]float32, len(ws.pad[l])))
+			ws.dact = append(ws.dact, make([]float32, cv.out*cv.side*cv.side))
+			ws.dpool = append(ws.dpool, make([]float32, len(ws.pool[l])))
+		}
+		ws.dhid = make([]float32, n.hidden.out)
+		ws.dgap = make([]float32, len(ws.gap))
+	}
+	loss := -math.Log(math.Max(float64(ws.Prob[label]), 1e-12))
+	nc := len(n.convs)
+	gi := 2 * nc // index of hidden.w in params order
+	// output layer
+	od := n.output
+	gOW, gOB := gr.g[gi+2], gr.g[gi+3]
+	clear(ws.dhid)
+	for j := 0; j < od.out; j++ {
+		d := ws.Prob[j]
+		if j == label {
+			d -= 1
+		}
+		gOB[j] += d
+		w := od.w[j*od.in : (j+1)*od.in]
+		gw := gOW[j*od.in : (j+1)*od.in]
+		for i, h := range ws.hid {
+			gw[i] += d * h
+			ws.dhid[i] += d * w[i]
+		}
+	}
+	// hidden layer
+	hd := n.hidden
+	gHW, gHB := gr.g[gi], gr.g[gi+1]
+	last := ws.pool[nc-1]
+	dlast := ws.dpool[nc-1]
+	if n.Arch.GAP {
+		last, dlast = ws.gap, ws.dgap
+	}
+	clear(dlast)
+	for j := 0; j < hd.out; j++ {
+		if ws.hid[j] <= 0 {
+			continue
+		}
+		d := ws.dhid[j]
+		gHB[j] += d
+		w := hd.w[j*hd.in : (j+1)*hd.in]
+		gw := gHW[j*hd.in : (j+1)*hd.in]
+		for i, v := range last {
+			gw[i] += d * v
+			dlast[i] += d * w[i]
+		}
+	}
+	if n.Arch.GAP {
+		lc := n.convs[nc-1]
+		hh := (lc.side / 2) * (lc.side / 2)
+		dp := ws.dpool[nc-1]
+		for k, g := range ws.dgap {
+			for i := k * hh; i < (k+1)*hh; i++ {
+				dp[i] = g / float32(hh)
+			}
+		}
+	}
+	// conv blocks, last to first
+	for l := nc - 1; l >= 0; l-- {
+		cv := n.convs[l]
+		s, ps := cv.side, cv.side+2
+		dact := ws.dact[l]
+		clear(dact)
+		for i, a := range ws.arg[l] {
+			dact[a] += ws.dpool[l][i]
+		}
+		act := ws.act[l]
+		for i, v := range act {
+			if v <= 0 {
+				dact[i] = 0
+			}
+		}
+		pad, dpad := ws.pad[l], ws.dpad[l]
+		clear(dpad)
+		gW, gB := gr.g[2*l], gr.g[2*l+1]
+		for k := 0; k < cv.out; k++ {
+			dk := dact[k*s*s : (k+1)*s*s]
+			var sb float32
+			for _, v := range dk {
+				sb += v
+			}
+			gB[k] += sb
+			for c := 0; c < cv.in; c++ {
+				w := cv.w[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
+				gw := gW[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
+				p := pad[c*ps*ps : (c+1)*ps*ps]
+				dp := dpad[c*ps*ps : (c+1)*ps*ps]
+				for dy := 0; dy < 3; dy++ {
+					for dx := 0; dx < 3; dx++ {
+						wv := w[dy*3+dx]
+						var acc float32
+						for y := 0; y < s; y++ {
+							row := p[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
+							drow := dp[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
+							orow := dk[y*s : y*s+s]
+							for x, g := range orow {
+								acc += g * row[x]
+								drow[x] += wv * g
+							}
+						}
+						gw[dy*3+dx] += acc
+					}
+				}
+			}
+		}
+		if l > 0 {
+			prev := ws.dpool[l-1]
+			for c := 0; c < cv.in; c++ {
+				for y := 0; y < s; y++ {
+					copy(prev[c*s*s+y*s:c*s*s+y*s+s], dpad[c*ps*ps+(y+1)*ps+1:c*ps*ps+(y+1)*ps+1+s])
+				}
+			}
+		}
+	}
+	return loss
+}
+
+// Adam is the Adam optimiser's state for one network.
+type Adam struct {
+	LR, Beta1, Beta2, Eps, WeightDecay float64
+	t                                  int
+	m, v                               [][]float32
+}
+
+// NewAdam makes an optimiser for n with the usual constants.
+func (n *Net) NewAdam(lr float64) *Adam {
+	a := &Adam{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}
+	for _, p := range n.params() {
+		a.m = append(a.m, make([]float32, len(p)))
+		a.v = append(a.v, make([]float32, len(p)))
+	}
+	return a
+}
+
+// Step applies the mean gradient of a batch of size batch to n.
+func (a *Adam) Step(n *Net, gr *Grads, batch int) {
+	a.t++
+	b1t := 1 - math.Pow(a.Beta1, float64(a.t))
+	b2t := 1 - math.Pow(a.Beta2, float64(a.t))
+	scale := float32(1 / float64(batch))
+	for pi, p := range n.params() {
+		g, m, v := gr.g[pi], a.m[pi], a.v[pi]
+		for i := range p {
+			gi := g[i]*scale + float32(a.WeightDecay)*p[i]
+			m[i] = float32(a.Beta1)*m[i] + float32(1-a.Beta1)*gi
+			v[i] = float32(a.Beta2)*v[i] + float32(1-a.Beta2)*gi*gi
+			mh := float64(m[i]) / b1t
+			vh := float64(v[i]) / b2t
+			p[i] -= float32(a.LR * mh / (math.Sqrt(vh) + a.Eps))
+		}
+	}
+}

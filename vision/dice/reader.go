@@ -1,0 +1,154 @@
+package dice
+
+import (
+	_ "embed"
+	"fmt"
+	"image"
+	"os"
+
+	"gocv.io/x/gocv"
+
+	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
+)
+
+// The committed model, trained by `make dice-model` (vision/dice/train).
+//
+//go:embed model/pips.cnn
+var defaultModel []byte
+
+// Reading is the value of one die and how sure the reader is of it.
+type Reading struct {
+	Pips       int     `json:"pips"`       // 1..6
+	Confidence float64 `json:"confidence"` // 0..1, the model's probability of Pips
+}
+
+// Options configure a Reader. The zero value is the default.
+type Options struct {
+	// Model is a model file (as written by vision/dice/train). Empty means
+	// the model compiled into the package.
+	Model []byte
+	// NoFlipAverage turns off averaging the model's answer over the patch
+	// and its mirror image (on by default: it costs a second pass and
+	// steadies the answer).
+	NoFlipAverage bool
+}
+
+// Reader reads the pips of one die at a time. It owns its buffers (Mats
+// included) and must be closed. A Reader is not safe for concurrent use;
+// make one per goroutine.
+type Reader struct {
+	net   *cnn.Net
+	ws    *cnn.Workspace
+	patch *Patcher
+	in    []float32
+	prob  [6]float64
+	flip  bool
+}
+
+// NewReader loads the model and allocates the buffers.
+func NewReader(opt Options) (*Reader, error) {
+	data := opt.Model
+	if len(data) == 0 {
+		data = defaultModel
+	}
+	net, err := cnn.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("dice: loading the pip model: %w", err)
+	}
+	if (net.Arch.InC != 1 && net.Arch.InC != 3) || net.Arch.Classes != 6 {
+		return nil, fmt.Errorf("dice: pip model has %d input channels and %d classes, want 1 or 3 and 6", net.Arch.InC, net.Arch.Classes)
+	}
+	return &Reader{
+		net:   net,
+		ws:    net.NewWorkspace(),
+		patch: NewPatcher(net.Arch.Side, net.Arch.InC),
+		in:    make([]float32, net.InputLen()),
+		flip:  !opt.NoFlipAverage,
+	}, nil
+}
+
+// Close frees the reader's Mats.
+func (r *Reader) Close() error { return r.patch.Close() }
+
+// Read returns the value of the die inside box (pixels of img; img is 8-bit
+// grey, BGR or BGRA). The box should hold one die, as a detector would draw
+// it; seen from above or at an angle, the face read is the one on top.
+func (r *Reader) Read(img gocv.Mat, box image.Rectangle) (Reading, error) {
+	passes := 1
+	if r.flip {
+		passes = 2
+	}
+	r.prob = [6]float64{}
+	for i := 0; i < passes; i++ {
+		if err := r.patch.Patch(img, box, i == 1, r.in); err != nil {
+			return Reading{}, err
+		}
+		if err := r.ws.Forward(r.in); err != nil {
+			return Reading{}, fmt.Errorf("dice: %w", err)
+		}
+		for j, p := range r.ws.Prob {
+			r.prob[j] += float64(p) / float64(passes)
+		}
+	}
+	best := 0
+	for j, p := range r.prob {
+		if p > r.prob[best] {
+			best = j
+		}
+	}
+	return Reading{Pips: best + 1, Confidence: r.prob[best]}, nil
+}
+
+// ReadFile reads the image at path and the die in each box (in pixels).
+// The image is loaded, read and freed here, so no Mat leaves the package.
+func (r *Reader) ReadFile(path string, boxes []image.Rectangle) ([]Reading, error) {
+	img, err := LoadImage(path)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	out := make([]Reading, 0, len(boxes))
+	for i, b := range boxes {
+		rd, err := r.Read(img.mat, b)
+		if err != nil {
+			return nil, fmt.Errorf("dice: box %d: %w", i+1, err)
+		}
+		out = append(out, rd)
+	}
+	return out, nil
+}
+
+// Image is a decoded image owned by this package; it must be closed.
+type Image struct {
+	mat gocv.Mat
+}
+
+// LoadImage decodes the image file at path (any format OpenCV reads).
+func LoadImage(path string) (*Image, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrImage, err)
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: %s is empty", ErrImage, path)
+	}
+	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
+	}
+	if m.Empty() {
+		m.Close()
+		return nil, fmt.Errorf("%w: %s is not an image OpenCV can decode", ErrImage, path)
+	}
+	return &Image{mat: m}, nil
+}
+
+// Size is the image's width and height in pixels.
+func (im *Image) Size() (int, int) { return im.mat.Cols(), im.mat.Rows() }
+
+// Mat is the decoded image (BGR) for callers inside vision/; it stays owned
+// by im.
+func (im *Image) Mat() gocv.Mat { return im.mat }
+
+// Close frees the image.
+func (im *Image) Close() error { return im.mat.Close() }
