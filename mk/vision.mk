@@ -16,10 +16,13 @@ DICE_DATA ?= ../shared/datasets/dice-real
 test-matprofile: test-deps
 	$(GO) test -count=1 -tags matprofile ./vision/dice/
 
-# Retrain the pip model (seeded, single-threaded; about 2 minutes) and
+# Retrain the pip model (seeded, one core, GOEXPERIMENT=simd for the
+# trainer's vector kernels; see vision/dice/README.md for the time) and
 # write the file vision/dice embeds. Fold 0 of the source photos is never read.
+DICE_TRAIN_FLAGS ?= -epochs 60 -side 48 -convs 16,32,64,64 -hidden 128 -syms 2 -seed 1 -val 1
+
 dice-model: test-deps
-	$(GO) run ./vision/dice/train -data $(DICE_DATA) -epochs 12 -side 32 -lr 3e-3 -seed 1 -out vision/dice/model/pips.cnn
+	GOMAXPROCS=1 GOEXPERIMENT=simd $(GO) run ./vision/dice/train -data $(DICE_DATA) $(DICE_TRAIN_FLAGS) -out vision/dice/model/pips.cnn
 
 # Accuracy on the held-out source photos (fold 0): per value, confusion
 # matrix, ms per die.

@@ -37,7 +37,9 @@ func newVisionDiceCmd(v *viper.Viper) *cobra.Command {
       only the source photos the model never saw in training.
 
 --method classic uses the classical blob-counting baseline instead of the
-trained model; --model FILE loads another model file.`,
+trained model; --model FILE loads another model file; --passes N averages
+the model over N views of each die (1, or 2: the die and its mirror image,
+the default).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bindFlags(v, cmd)
@@ -51,6 +53,7 @@ trained model; --model FILE loads another model file.`,
 	f.String("folds", "heldout", "with --dataset: heldout, all, or fold numbers 0-4 separated by commas")
 	f.String("method", "cnn", "cnn (the trained reader) or classic (blob-counting baseline)")
 	f.String("model", "", "model file for --method cnn (default: the one built in)")
+	f.Int("passes", 0, "views averaged per die for --method cnn: 1 or 2 (0: the reader's default)")
 	f.Bool("json", false, "print JSON")
 	return cmd
 }
@@ -65,6 +68,12 @@ func newDieReader(v *viper.Viper) (*dieReader, error) {
 	switch m := v.GetString("method"); m {
 	case "cnn", "":
 		var opt dice.Options
+		switch p := v.GetInt("passes"); p {
+		case 0, 1, 2:
+			opt.Passes = p
+		default:
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision dice: --passes %d: want 1 or 2", p)}
+		}
 		if path := v.GetString("model"); path != "" {
 			b, err := os.ReadFile(path)
 			if err != nil {

@@ -78,6 +78,7 @@ func TestVisionDiceErrors(t *testing.T) {
 		"both modes":         {[]string{"--image", img, "--yolo", labels, "--dataset", dir}, "not both"},
 		"bad method":         {[]string{"--image", img, "--yolo", labels, "--method", "magic"}, "--method"},
 		"bad model":          {[]string{"--image", img, "--yolo", labels, "--model", notImage}, "model"},
+		"bad passes":         {[]string{"--image", img, "--yolo", labels, "--passes", "3"}, "--passes"},
 		"dataset not a set":  {[]string{"--dataset", dir}, "--dataset"},
 		"bad folds":          {[]string{"--dataset", diceData, "--folds", "7"}, "--folds"},
 		"stray argument":     {[]string{"extra"}, "unknown command"},

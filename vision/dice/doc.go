@@ -9,17 +9,21 @@
 // inside vision/ pass their own Mat (which they keep owning), and LoadImage /
 // Reader.ReadFile load, read and free an image file for callers outside.
 //
-// How it reads: the box is shrunk to a small grey patch normalised to zero
-// mean and unit variance, and a small convolutional network (pure Go,
-// internal/cnn, model file model/pips.cnn embedded at build time) gives the
-// probability of each value; the patch and its mirror image are averaged.
-// The network was trained by vision/dice/train (`make dice-model`, seeded) on
-// the real-photo data set ../shared/datasets/dice-real with polarity
-// inversion, so light pips on dark dice and dark pips on light dice are
-// both read. ClassicReader, a blob-counting baseline with no training, is
-// kept to measure against. README.md has the method and the figures, which
-// are measured on source photos the training never saw (fold 0 of a split
-// by source photo).
+// How it reads: the box is shrunk (area averaging) to a small grey patch
+// normalised to zero mean and unit variance, and a small convolutional
+// network (pure Go, internal/cnn, model file model/pips.cnn embedded at build
+// time) gives the probability of each value; by default the patch and its
+// mirror image are averaged (Options.Passes). The network was trained by
+// vision/dice/train (`make dice-model`, seeded, one core) on the real-photo
+// data set ../shared/datasets/dice-real with fresh random views of every die
+// each epoch: mirror images, small turns, loose and shifted boxes, gamma,
+// blur, noise and polarity inversion (light pips on dark dice and dark pips
+// on light dice are both read). Views are kept upright: at an angle, the top
+// face of a die is the upper part of its box, and the network relies on
+// that. ClassicReader, a blob-counting baseline with no training, is kept to
+// measure against. README.md has the method and the figures, which are
+// measured on source photos the training never saw (fold 0 of a split by
+// source photo).
 //
 // Readers own their buffers (Mats included), are not safe for concurrent
 // use, and must be closed. Errors wrap ErrImage, ErrBox, ErrLabel or

@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/blueprints-companion/blueprints/vision/dice/internal/aug"
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
 )
 
@@ -29,8 +30,41 @@ type Options struct {
 	Model []byte
 	// NoFlipAverage turns off averaging the model's answer over the patch
 	// and its mirror image (on by default: it costs a second pass and
-	// steadies the answer).
+	// steadies the answer). It is the same as Passes: 1.
 	NoFlipAverage bool
+	// Passes is how many symmetries of the patch (turns and mirror
+	// images, which leave the pip count alone) the model's answer is
+	// averaged over: 1, 2, 4 or 8, each one more pass through the network.
+	// 0 means DefaultPasses. The committed model was trained on upright
+	// views (the top face of a die seen at an angle is the upper part of
+	// its box) and their mirror images only, so 4 and 8, which add half
+	// and quarter turns, read worse with it.
+	Passes int
+}
+
+// DefaultPasses is the number of symmetries averaged unless Options says
+// otherwise.
+const DefaultPasses = 2
+
+// symmetryOrder is the order in which Passes uses the symmetries of the
+// square (internal/aug.Dihedral numbering): the patch, its mirror image,
+// the half turn and its mirror, then the quarter turns.
+var symmetryOrder = [8]int{0, 4, 2, 6, 1, 5, 3, 7}
+
+// Symmetries lists the symmetries (0..7, see internal/aug) that a reader
+// with Passes: k averages over; k is rounded down to 1, 2, 4 or 8.
+func Symmetries(k int) []int {
+	switch {
+	case k >= 8:
+		k = 8
+	case k >= 4:
+		k = 4
+	case k >= 2:
+		k = 2
+	default:
+		k = 1
+	}
+	return symmetryOrder[:k]
 }
 
 // Reader reads the pips of one die at a time. It owns its buffers (Mats
@@ -40,9 +74,10 @@ type Reader struct {
 	net   *cnn.Net
 	ws    *cnn.Workspace
 	patch *Patcher
+	raw   []float32
 	in    []float32
 	prob  [6]float64
-	flip  bool
+	syms  []int
 }
 
 // NewReader loads the model and allocates the buffers.
@@ -58,12 +93,20 @@ func NewReader(opt Options) (*Reader, error) {
 	if (net.Arch.InC != 1 && net.Arch.InC != 3) || net.Arch.Classes != 6 {
 		return nil, fmt.Errorf("dice: pip model has %d input channels and %d classes, want 1 or 3 and 6", net.Arch.InC, net.Arch.Classes)
 	}
+	passes := opt.Passes
+	switch {
+	case opt.NoFlipAverage:
+		passes = 1
+	case passes <= 0:
+		passes = DefaultPasses
+	}
 	return &Reader{
 		net:   net,
 		ws:    net.NewWorkspace(),
 		patch: NewPatcher(net.Arch.Side, net.Arch.InC),
+		raw:   make([]float32, net.InputLen()),
 		in:    make([]float32, net.InputLen()),
-		flip:  !opt.NoFlipAverage,
+		syms:  Symmetries(passes),
 	}, nil
 }
 
@@ -74,20 +117,17 @@ func (r *Reader) Close() error { return r.patch.Close() }
 // grey, BGR or BGRA). The box should hold one die, as a detector would draw
 // it; seen from above or at an angle, the face read is the one on top.
 func (r *Reader) Read(img gocv.Mat, box image.Rectangle) (Reading, error) {
-	passes := 1
-	if r.flip {
-		passes = 2
+	if err := r.patch.Patch(img, box, false, r.raw); err != nil {
+		return Reading{}, err
 	}
 	r.prob = [6]float64{}
-	for i := 0; i < passes; i++ {
-		if err := r.patch.Patch(img, box, i == 1, r.in); err != nil {
-			return Reading{}, err
-		}
+	for _, sym := range r.syms {
+		aug.Dihedral(r.in, r.raw, r.net.Arch.Side, sym)
 		if err := r.ws.Forward(r.in); err != nil {
 			return Reading{}, fmt.Errorf("dice: %w", err)
 		}
 		for j, p := range r.ws.Prob {
-			r.prob[j] += float64(p) / float64(passes)
+			r.prob[j] += float64(p) / float64(len(r.syms))
 		}
 	}
 	best := 0

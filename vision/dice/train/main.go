@@ -3,20 +3,34 @@
 // file the dice package embeds.
 //
 // The source photos are split into dice.Folds folds by a hash of their name;
-// fold dice.HeldOutFold is never read here. Training uses the other folds;
-// with -val F it trains on the remaining training folds and reports accuracy
-// on fold F (for choosing settings without touching the held-out fold).
+// fold dice.HeldOutFold is never read here (its images are not even opened).
+// Training uses the other folds; with -val F it trains on the remaining
+// training folds and reports accuracy on fold F, read exactly as the reader
+// reads (dice.Patcher, averaged over -tta symmetries), for choosing settings
+// without touching the held-out fold.
 //
 //	go run ./vision/dice/train -data ../shared/datasets/dice-real -out vision/dice/model/pips.cnn
 //	go run ./vision/dice/train -data ../shared/datasets/dice-real -val 1   # tuning run
 //
-// `make dice-model` runs the first line.
+// `make dice-model` runs the first line with the committed settings
+// (GOMAXPROCS=1, GOEXPERIMENT=simd for speed; the result is reproducible for
+// a given build).
+//
+// Each die is cut once from its photo as a grey "context" patch: the box
+// grown by -context on every side, area-resized so that the box itself spans
+// -side pixels, exactly the scale the reader uses. Every time a die is drawn
+// for training, a fresh view is sampled from that patch: one of the eight
+// symmetries of the square, a small rotation, a stretch and a shift of the
+// box (the detector's boxes are loose), then gamma, blur, noise, and a
+// polarity flip; then the patch is normalised like the reader's.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,13 +38,28 @@ import (
 	"strings"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"github.com/blueprints-companion/blueprints/vision/dice"
+	"github.com/blueprints-companion/blueprints/vision/dice/internal/aug"
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
 )
 
-type sample struct {
-	label    int
-	variants [][]float32
+// die is one labelled box of the training or validation folds.
+type die struct {
+	label int       // 0..5
+	ctx   []float32 // channels×ctxSide² values 0..255, planes B, G, R or grey (training)
+	patch []float32 // the reader's own patch (validation)
+	minPx int       // shorter side of the box in pixels
+}
+
+type config struct {
+	side, ctxSide, channels int
+	chanGain, chanSwap      float64
+	rot, scale, aspect      float64
+	shift, gamma, noise     float64
+	blur, invert, exact     float64
+	syms                    []int
 }
 
 func main() {
@@ -38,127 +67,140 @@ func main() {
 	out := flag.String("out", "", "model file to write (empty: do not write)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	epochs := flag.Int("epochs", 40, "training epochs")
-	side := flag.Int("side", 32, "input side in pixels")
-	channels := flag.Int("channels", 1, "1 (grey) or 3 (colour) input channels")
-	hidden := flag.Int("hidden", 64, "hidden layer width")
-	convs := flag.String("convs", "8,16,32", "output channels of each conv block (each halves the side)")
+	side := flag.Int("side", 48, "input side in pixels")
+	hidden := flag.Int("hidden", 128, "hidden layer width")
+	convs := flag.String("convs", "16,32,64,64", "output channels of each conv block (each halves the side)")
 	gap := flag.Bool("gap", false, "global average pooling before the hidden layer")
-	lr := flag.Float64("lr", 2e-3, "Adam learning rate (cosine decay to 5%)")
+	lr := flag.Float64("lr", 2e-3, "Adam learning rate (linear warm-up over the first epoch, cosine decay to 2%)")
 	wd := flag.Float64("wd", 1e-4, "weight decay")
-	jitter := flag.Float64("jitter", 0.08, "box jitter (fraction of the box side)")
-	variants := flag.Int("variants", 6, "jittered crops per box")
-	rot90 := flag.Bool("rot90", false, "randomly rotate patches by multiples of 90 degrees")
-	invert := flag.Bool("invert", true, "randomly invert patch polarity (light/dark pips)")
+	batch := flag.Int("batch", 32, "mini-batch size")
+	drop := flag.Float64("dropout", 0.3, "dropout of the hidden layer")
+	smooth := flag.Float64("smooth", 0.05, "label smoothing")
+	context := flag.Float64("context", 0.25, "context kept around the box, as a fraction of its size on each side")
+	var c config
+	flag.Float64Var(&c.rot, "rot", 20, "largest extra rotation in degrees (on top of the eight symmetries)")
+	flag.Float64Var(&c.scale, "scale", 0.12, "largest change of the box size (fraction)")
+	flag.Float64Var(&c.aspect, "aspect", 0.10, "largest change of the box's aspect ratio (fraction)")
+	flag.Float64Var(&c.shift, "shift", 0.10, "largest shift of the box (fraction of its size)")
+	flag.Float64Var(&c.gamma, "gamma", 0.4, "gamma drawn from exp(±this)")
+	flag.Float64Var(&c.noise, "noise", 6, "largest noise standard deviation (grey levels)")
+	flag.Float64Var(&c.blur, "blur", 0.25, "probability of a light blur")
+	flag.Float64Var(&c.invert, "invert", 0.5, "probability of inverting the patch (light pips on dark dice)")
+	flag.Float64Var(&c.exact, "exact", 0.1, "probability of the plain box (no geometric change but the symmetry)")
+	syms := flag.Int("syms", 8, "symmetries of the square drawn from for training views (1, 2: mirror, 4: and half turns, 8: all)")
+	channels := flag.Int("channels", 1, "1 (grey) or 3 (colour: B, G, R planes) input channels")
+	flag.Float64Var(&c.chanGain, "chan-gain", 0.15, "colour: largest change of each channel's gain (white balance)")
+	flag.Float64Var(&c.chanSwap, "chan-swap", 0.3, "colour: probability of shuffling the channels (other dice colours)")
+	tta := flag.Int("tta", 2, "symmetries averaged when reading validation dice (1, 2, 4 or 8)")
 	val := flag.Int("val", -1, "validation fold (1..4) for tuning; -1 trains on all training folds")
+	evalEvery := flag.Int("eval-every", 5, "epochs between validation reports")
+	from := flag.String("from", "", "start from this model file instead of a fresh network (with -epochs 0: only evaluate)")
+	failures := flag.String("failures", "", "write a PNG contact sheet of the misread validation dice here")
+	dump := flag.String("dump", "", "write a PNG contact sheet of augmented training views here and stop")
 	flag.Parse()
 	if *val == dice.HeldOutFold || *val >= dice.Folds {
 		fail(fmt.Errorf("-val %d: want a training fold 1..%d (fold %d is held out)", *val, dice.Folds-1, dice.HeldOutFold))
 	}
+	c.side = *side
+	c.channels = *channels
+	if c.channels != 3 {
+		c.channels = 1
+	}
+	c.syms = dice.Symmetries(*syms)
+	c.ctxSide = int(math.Round(float64(*side) * (1 + 2**context)))
 	photos, err := dice.LoadDataset(*data)
 	if err != nil {
 		fail(err)
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0x9d1ce))
 	t0 := time.Now()
-	var train, valSet []sample
-	p := dice.NewPatcher(*side, *channels)
-	defer p.Close()
-	for _, ph := range photos {
-		if ph.Fold == dice.HeldOutFold {
-			continue
-		}
-		isVal := ph.Fold == *val
-		img, err := dice.LoadImage(ph.Image)
-		if err != nil {
-			fail(err)
-		}
-		w, h := img.Size()
-		for _, l := range ph.Labels {
-			box, err := l.Rect(w, h)
-			if err != nil || l.Class > 5 {
-				continue
-			}
-			s := sample{label: l.Class}
-			n := *variants
-			if isVal {
-				n = 1
-			}
-			for v := 0; v < n; v++ {
-				b := box
-				if v > 0 {
-					b = jitterBox(box, *jitter, rng, w, h)
-				}
-				x := make([]float32, p.Len())
-				if err := p.Patch(img.Mat(), b, false, x); err != nil {
-					continue
-				}
-				s.variants = append(s.variants, x)
-			}
-			if len(s.variants) == 0 {
-				continue
-			}
-			if isVal {
-				valSet = append(valSet, s)
-			} else {
-				train = append(train, s)
-			}
-		}
-		img.Close()
-	}
-	fmt.Printf("%d training dice, %d validation dice, patches in %v\n", len(train), len(valSet), time.Since(t0).Round(time.Millisecond))
+	train, valSet := load(photos, *val, c, *context)
+	fmt.Printf("%d training dice, %d validation dice, patches in %v (simd %v)\n", len(train), len(valSet), time.Since(t0).Round(time.Millisecond), cnn.SIMD)
 
-	arch := cnn.Arch{InC: *channels, Side: *side, Convs: parseInts(*convs), Hidden: *hidden, Classes: 6, GAP: *gap}
+	if *dump != "" {
+		writeSheet(*dump, train, c, rng)
+		return
+	}
+	arch := cnn.Arch{InC: c.channels, Side: *side, Convs: parseInts(*convs), Hidden: *hidden, Classes: 6, GAP: *gap}
 	net, err := cnn.New(arch, rng)
 	if err != nil {
 		fail(err)
 	}
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		if err != nil {
+			fail(err)
+		}
+		if net, err = cnn.Unmarshal(b); err != nil {
+			fail(err)
+		}
+		arch = net.Arch
+	}
 	fmt.Printf("network %+v, %d parameters\n", arch, net.NumParams())
 	ws := net.NewWorkspace()
+	ws.Smooth = float32(*smooth)
 	gr := net.NewGrads()
 	opt := net.NewAdam(*lr)
 	opt.WeightDecay = *wd
-	const batch = 32
-	x := make([]float32, p.Len())
-	tmp := make([]float32, p.Len())
+	x := make([]float32, net.InputLen())
+	s := newSampler(c)
 	order := make([]int, len(train))
 	for i := range order {
 		order[i] = i
 	}
-	steps := *epochs * ((len(train) + batch - 1) / batch)
+	perEpoch := (len(train) + *batch - 1) / *batch
+	steps := *epochs * perEpoch
 	step := 0
 	for ep := 0; ep < *epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var loss float64
 		correct := 0
-		for b := 0; b < len(order); b += batch {
+		ws.SetDropout(*drop, rng)
+		for b := 0; b < len(order); b += *batch {
 			gr.Zero()
 			n := 0
-			for _, i := range order[b:min(b+batch, len(order))] {
-				s := train[i]
-				src := s.variants[rng.IntN(len(s.variants))]
-				augment(x, src, *side, rng.IntN(2) == 1, *invert && rng.IntN(2) == 1)
-				if *rot90 {
-					rotate(x, tmp, *side, rng.IntN(4))
-				}
+			for _, i := range order[b:min(b+*batch, len(order))] {
+				d := &train[i]
+				s.sample(x, d, rng)
 				if err := ws.Forward(x); err != nil {
 					fail(err)
 				}
-				if c, _ := ws.Argmax(); c == s.label {
+				if k, _ := ws.Argmax(); k == d.label {
 					correct++
 				}
-				loss += ws.Backward(x, s.label, gr)
+				loss += ws.Backward(x, d.label, gr)
 				n++
 			}
-			opt.LR = *lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(step)/float64(steps))))
+			f := float64(step) / float64(steps)
+			opt.LR = *lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
+			if step < perEpoch {
+				opt.LR *= float64(step+1) / float64(perEpoch)
+			}
 			opt.Step(net, gr, n)
 			step++
 		}
+		ws.SetDropout(0, nil)
 		line := fmt.Sprintf("epoch %2d  loss %.4f  train %.2f%%", ep+1, loss/float64(len(train)), 100*float64(correct)/float64(len(train)))
-		if len(valSet) > 0 && (ep%5 == 4 || ep == *epochs-1) {
-			line += fmt.Sprintf("  val %.2f%%", 100*accuracy(ws, valSet, x, *side))
+		if len(valSet) > 0 && ((ep+1)%*evalEvery == 0 || ep == *epochs-1) {
+			acc, _ := evaluate(ws, valSet, *side, *tta)
+			line += fmt.Sprintf("  val %.2f%%", 100*acc)
 		}
 		fmt.Printf("%s  (%v)\n", line, time.Since(t0).Round(time.Second))
 	}
+	if len(valSet) > 0 {
+		for _, k := range []int{1, 2, 4, 8} {
+			acc, rep := evaluate(ws, valSet, *side, k)
+			fmt.Printf("validation fold %d, %d symmetries averaged: %.2f%%\n", *val, k, 100*acc)
+			if k == *tta {
+				fmt.Print(rep.String())
+			}
+		}
+		smallAcc(ws, valSet, *side, *tta)
+		if *failures != "" {
+			failureSheet(*failures, ws, valSet, *side, *tta)
+		}
+	}
+	fmt.Printf("trained in %v\n", time.Since(t0).Round(time.Second))
 	if *out != "" {
 		b, err := net.MarshalBinary()
 		if err != nil {
@@ -171,82 +213,355 @@ func main() {
 	}
 }
 
-// accuracy reads each validation die as the reader does (the patch and its
-// mirror image averaged).
-func accuracy(ws *cnn.Workspace, set []sample, x []float32, side int) float64 {
-	ok := 0
-	var prob [6]float32
-	for _, s := range set {
-		prob = [6]float32{}
-		for f := 0; f < 2; f++ {
-			augment(x, s.variants[0], side, f == 1, false)
-			if err := ws.Forward(x); err != nil {
+// load cuts the dice of every photo outside the held-out fold: context
+// patches for training, the reader's patches for the validation fold.
+func load(photos []dice.Photo, val int, c config, context float64) (train, valSet []die) {
+	p := dice.NewPatcher(c.side, c.channels)
+	defer p.Close()
+	grey, padded, small := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer grey.Close()
+	defer padded.Close()
+	defer small.Close()
+	for _, ph := range photos {
+		if ph.Fold == dice.HeldOutFold {
+			continue // never opened
+		}
+		img, err := dice.LoadImage(ph.Image)
+		if err != nil {
+			fail(err)
+		}
+		w, h := img.Size()
+		isVal := ph.Fold == val
+		border := 0
+		if !isVal {
+			if c.channels == 1 {
+				gocv.CvtColor(img.Mat(), &grey, gocv.ColorBGRToGray)
+			} else {
+				m := img.Mat()
+				m.CopyTo(&grey)
+			}
+			border = max(w, h) / 2
+			gocv.CopyMakeBorder(grey, &padded, border, border, border, border, gocv.BorderReflect101, color.RGBA{})
+		}
+		for _, l := range ph.Labels {
+			box, err := l.Rect(w, h)
+			if err != nil || l.Class > 5 {
+				continue
+			}
+			d := die{label: l.Class, minPx: min(box.Dx(), box.Dy())}
+			if isVal {
+				d.patch = make([]float32, p.Len())
+				if err := p.Patch(img.Mat(), box, false, d.patch); err != nil {
+					fail(err)
+				}
+				valSet = append(valSet, d)
+				continue
+			}
+			mx, my := int(math.Round(context*float64(box.Dx()))), int(math.Round(context*float64(box.Dy())))
+			r := image.Rect(box.Min.X-mx+border, box.Min.Y-my+border, box.Max.X+mx+border, box.Max.Y+my+border)
+			roi := padded.Region(r)
+			gocv.Resize(roi, &small, image.Pt(c.ctxSide, c.ctxSide), 0, 0, gocv.InterpolationArea)
+			roi.Close()
+			px, err := small.DataPtrUint8()
+			if err != nil {
 				fail(err)
 			}
-			for j, p := range ws.Prob {
-				prob[j] += p
+			d.ctx = make([]float32, len(px))
+			nn := c.ctxSide * c.ctxSide
+			for i, v := range px {
+				d.ctx[(i%c.channels)*nn+i/c.channels] = float32(v)
 			}
+			train = append(train, d)
 		}
-		best := 0
-		for j := range prob {
-			if prob[j] > prob[best] {
-				best = j
-			}
-		}
-		if best == s.label {
-			ok++
-		}
+		img.Close()
 	}
-	return float64(ok) / float64(len(set))
+	return train, valSet
 }
 
-// augment copies src to dst, mirrored left to right and/or negated.
-func augment(dst, src []float32, side int, flip, invert bool) {
-	sign := float32(1)
-	if invert {
-		sign = -1
+// sampler draws augmented training views.
+type sampler struct {
+	c        config
+	raw, tmp []float32
+}
+
+func newSampler(c config) *sampler {
+	n := c.channels * c.side * c.side
+	return &sampler{c: c, raw: make([]float32, n), tmp: make([]float32, n)}
+}
+
+// sample writes one random view of d to x, normalised as the reader's patch.
+func (s *sampler) sample(x []float32, d *die, rng *rand.Rand) {
+	s.sampleSym(x, d, rng, s.c.syms[rng.IntN(len(s.c.syms))])
+}
+
+func (s *sampler) sampleSym(x []float32, d *die, rng *rand.Rand, sym int) {
+	c := s.c
+	// the output pixel (u, v), centred, maps to the context patch by
+	// [a b; cc dd]·(u, v) + (tx, ty)
+	a, b, cc, dd := 1.0, 0.0, 0.0, 1.0
+	tx, ty := 0.0, 0.0
+	if rng.Float64() >= c.exact {
+		th := (2*rng.Float64() - 1) * c.rot * math.Pi / 180
+		sc := math.Exp((2*rng.Float64() - 1) * math.Log1p(c.scale))
+		as := math.Exp((2*rng.Float64() - 1) * math.Log1p(c.aspect))
+		sx, sy := sc*math.Sqrt(as), sc/math.Sqrt(as)
+		cos, sin := math.Cos(th), math.Sin(th)
+		a, b, cc, dd = cos*sx, -sin*sy, sin*sx, cos*sy
+		tx = (2*rng.Float64() - 1) * c.shift * float64(c.side)
+		ty = (2*rng.Float64() - 1) * c.shift * float64(c.side)
 	}
-	for c := 0; c < len(src)/(side*side); c++ {
-		d, s := dst[c*side*side:(c+1)*side*side], src[c*side*side:(c+1)*side*side]
-		for y := 0; y < side; y++ {
-			for x := 0; x < side; x++ {
-				sx := x
-				if flip {
-					sx = side - 1 - x
+	half := float64(c.side) / 2
+	ch := float64(c.ctxSide) / 2
+	n := c.ctxSide
+	ss := c.side * c.side
+	perm := [3]int{0, 1, 2}
+	var gain [3]float64
+	for p := range gain {
+		gain[p] = 1
+	}
+	if c.channels == 3 {
+		if rng.Float64() < c.chanSwap {
+			rng.Shuffle(3, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		}
+		for p := range gain {
+			gain[p] = 1 + (2*rng.Float64()-1)*c.chanGain
+		}
+	}
+	for p := 0; p < c.channels; p++ {
+		src := d.ctx[perm[p]*n*n : (perm[p]+1)*n*n]
+		dst := s.raw[p*ss : (p+1)*ss]
+		for v := 0; v < c.side; v++ {
+			fv := float64(v) + 0.5 - half
+			for u := 0; u < c.side; u++ {
+				fu := float64(u) + 0.5 - half
+				px := a*fu + b*fv + ch + tx - 0.5
+				py := cc*fu + dd*fv + ch + ty - 0.5
+				dst[v*c.side+u] = bilinear(src, n, px, py)
+			}
+		}
+	}
+	if rng.Float64() < c.blur {
+		for p := 0; p < c.channels; p++ {
+			blur3(s.tmp[p*ss:(p+1)*ss], s.raw[p*ss:(p+1)*ss], c.side)
+		}
+		copy(s.raw, s.tmp)
+	}
+	g := math.Exp((2*rng.Float64() - 1) * c.gamma)
+	noise := rng.Float64() * c.noise
+	for i, v := range s.raw {
+		f := 255 * math.Pow(math.Min(math.Max(float64(v)*gain[i/ss], 0), 255)/255, g)
+		if noise > 0 {
+			f += noise * rng.NormFloat64()
+		}
+		s.raw[i] = float32(f)
+	}
+	normalise(s.tmp, s.raw)
+	if rng.Float64() < c.invert {
+		for i := range s.tmp {
+			s.tmp[i] = -s.tmp[i]
+		}
+	}
+	aug.Dihedral(x, s.tmp, c.side, sym)
+}
+
+// bilinear samples the n×n image at (x, y), clamped to its edges.
+func bilinear(img []float32, n int, x, y float64) float32 {
+	x = math.Max(0, math.Min(float64(n-1), x))
+	y = math.Max(0, math.Min(float64(n-1), y))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, n-1), min(y0+1, n-1)
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	top := img[y0*n+x0]*(1-fx) + img[y0*n+x1]*fx
+	bot := img[y1*n+x0]*(1-fx) + img[y1*n+x1]*fx
+	return top*(1-fy) + bot*fy
+}
+
+// blur3 is a [1 2 1]² blur with clamped edges.
+func blur3(dst, src []float32, side int) {
+	at := func(x, y int) float32 {
+		x = max(0, min(side-1, x))
+		y = max(0, min(side-1, y))
+		return src[y*side+x]
+	}
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			var s float32
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					wt := float32((2 - dx*dx) * (2 - dy*dy))
+					s += wt * at(x+dx, y+dy)
 				}
-				d[y*side+x] = sign * s[y*side+sx]
 			}
+			dst[y*side+x] = s / 16
 		}
 	}
 }
 
-// rotate turns x by k quarter turns (tmp is scratch of the same size).
-func rotate(x, tmp []float32, side, k int) {
-	for ; k > 0; k-- {
-		copy(tmp, x)
-		for c := 0; c < len(x)/(side*side); c++ {
-			d, s := x[c*side*side:(c+1)*side*side], tmp[c*side*side:(c+1)*side*side]
-			for y := 0; y < side; y++ {
-				for xx := 0; xx < side; xx++ {
-					d[xx*side+(side-1-y)] = s[y*side+xx]
+// normalise is the reader's normalisation (dice.Patcher): zero mean, unit
+// variance, the spread floored at 4 grey levels.
+func normalise(dst, src []float32) {
+	var sum, sq float64
+	for _, v := range src {
+		sum += float64(v)
+		sq += float64(v) * float64(v)
+	}
+	n := float64(len(src))
+	mean := sum / n
+	sd := math.Sqrt(math.Max(sq/n-mean*mean, 0))
+	inv := float32(1 / math.Max(sd, 4))
+	m := float32(mean)
+	for i, v := range src {
+		dst[i] = (v - m) * inv
+	}
+}
+
+// evaluate reads each validation die as the reader does, averaging over the
+// first k symmetries (dice.Reader's order).
+func evaluate(ws *cnn.Workspace, set []die, side, k int) (float64, dice.Report) {
+	var rp dice.Report
+	x := make([]float32, len(set[0].patch))
+	for _, d := range set {
+		rp.Add(d.label+1, readPatch(ws, d.patch, x, side, k)+1)
+	}
+	return float64(rp.Correct) / float64(max(rp.Dice, 1)), finish(rp)
+}
+
+func readPatch(ws *cnn.Workspace, patch, x []float32, side, k int) int {
+	var prob [6]float32
+	for _, sym := range dice.Symmetries(k) {
+		aug.Dihedral(x, patch, side, sym)
+		if err := ws.Forward(x); err != nil {
+			fail(err)
+		}
+		for j, p := range ws.Prob {
+			prob[j] += p
+		}
+	}
+	best := 0
+	for j := range prob {
+		if prob[j] > prob[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+// smallAcc prints validation accuracy by box size.
+func smallAcc(ws *cnn.Workspace, set []die, side, k int) {
+	x := make([]float32, len(set[0].patch))
+	edges := []int{0, 16, 24, 32, 48, 64, 96, 1 << 30}
+	var n, ok [8]int
+	for _, d := range set {
+		b := 0
+		for b+1 < len(edges) && d.minPx >= edges[b+1] {
+			b++
+		}
+		n[b]++
+		if readPatch(ws, d.patch, x, side, k) == d.label {
+			ok[b]++
+		}
+	}
+	for b := 0; b+1 < len(edges); b++ {
+		if n[b] > 0 {
+			fmt.Printf("  box %d..%d px: %d dice, %.1f%%\n", edges[b], edges[b+1], n[b], 100*float64(ok[b])/float64(n[b]))
+		}
+	}
+}
+
+// finish fills the report's ratios (dice.Report computes them in Evaluate).
+func finish(rp dice.Report) dice.Report {
+	if rp.Dice > 0 {
+		rp.Accuracy = float64(rp.Correct) / float64(rp.Dice)
+	}
+	for v := range rp.Count {
+		if rp.Count[v] > 0 {
+			rp.PerValue[v] = float64(rp.Confusion[v][v]) / float64(rp.Count[v])
+		}
+	}
+	return rp
+}
+
+// failureSheet draws the misread validation dice, 16 to a row, and prints
+// their truth and reading in the same order.
+func failureSheet(path string, ws *cnn.Workspace, set []die, side, k int) {
+	x := make([]float32, len(set[0].patch))
+	var bad []int
+	var read []int
+	for i, d := range set {
+		if r := readPatch(ws, d.patch, x, side, k); r != d.label {
+			bad = append(bad, i)
+			read = append(read, r)
+		}
+	}
+	const cols = 16
+	sd := side + 2
+	rows := (len(bad) + cols - 1) / cols
+	sheet := image.NewGray(image.Rect(0, 0, cols*sd, rows*sd))
+	var line strings.Builder
+	for n, i := range bad {
+		r, c := n/cols, n%cols
+		for v := 0; v < side; v++ {
+			for u := 0; u < side; u++ {
+				g := 128 + 50*set[i].patch[v*side+u]
+				sheet.SetGray(c*sd+u, r*sd+v, color.Gray{Y: uint8(max(0, min(255, g)))})
+			}
+		}
+		fmt.Fprintf(&line, " %d>%d(%dpx)", set[i].label+1, read[n]+1, set[i].minPx)
+		if c == cols-1 || n == len(bad)-1 {
+			fmt.Printf("row %2d:%s\n", r+1, line.String())
+			line.Reset()
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fail(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, sheet); err != nil {
+		fail(err)
+	}
+}
+
+// writeSheet draws 16 dice in rows of 12 views each: the plain box first,
+// then augmented views.
+func writeSheet(path string, train []die, c config, rng *rand.Rand) {
+	const rows, cols = 16, 12
+	sd := c.side + 2
+	sheet := image.NewRGBA(image.Rect(0, 0, cols*sd, rows*sd))
+	s := newSampler(c)
+	x := make([]float32, c.channels*c.side*c.side)
+	for r := 0; r < rows; r++ {
+		d := &train[rng.IntN(len(train))]
+		for k := 0; k < cols; k++ {
+			if k == 0 {
+				e := s.c
+				e.rot, e.scale, e.aspect, e.shift, e.gamma, e.noise, e.blur, e.invert, e.exact = 0, 0, 0, 0, 0, 0, 0, 0, 1
+				(&sampler{c: e, raw: s.raw, tmp: s.tmp}).sampleSym(x, d, rng, 0)
+			} else {
+				s.sample(x, d, rng)
+			}
+			for v := 0; v < c.side; v++ {
+				for u := 0; u < c.side; u++ {
+					ss := c.side * c.side
+					px := func(p int) uint8 { return uint8(max(0, min(255, 128+50*x[p*ss+v*c.side+u]))) }
+					if c.channels == 3 {
+						sheet.Set(k*sd+u, r*sd+v, color.RGBA{R: px(2), G: px(1), B: px(0), A: 255})
+					} else {
+						sheet.Set(k*sd+u, r*sd+v, color.RGBA{R: px(0), G: px(0), B: px(0), A: 255})
+					}
 				}
 			}
 		}
+		fmt.Printf("row %d: %d pips, %d px\n", r+1, d.label+1, d.minPx)
 	}
-}
-
-// jitterBox moves and scales box by up to frac of its size, inside w×h.
-func jitterBox(box image.Rectangle, frac float64, rng *rand.Rand, w, h int) image.Rectangle {
-	dx, dy := float64(box.Dx()), float64(box.Dy())
-	sx := 1 + frac*(2*rng.Float64()-1)
-	sy := 1 + frac*(2*rng.Float64()-1)
-	cx := float64(box.Min.X) + dx/2 + frac*dx*(2*rng.Float64()-1)
-	cy := float64(box.Min.Y) + dy/2 + frac*dy*(2*rng.Float64()-1)
-	r := image.Rect(int(cx-dx*sx/2), int(cy-dy*sy/2), int(cx+dx*sx/2), int(cy+dy*sy/2)).Intersect(image.Rect(0, 0, w, h))
-	if r.Dx() < dice.MinSide || r.Dy() < dice.MinSide {
-		return box
+	f, err := os.Create(path)
+	if err != nil {
+		fail(err)
 	}
-	return r
+	defer f.Close()
+	if err := png.Encode(f, sheet); err != nil {
+		fail(err)
+	}
 }
 
 func parseInts(s string) []int {

@@ -134,8 +134,16 @@ type Workspace struct {
 	logits []float32
 	Prob   []float32 // class probabilities of the last Forward
 
+	// Training only: Smooth is the label smoothing of Backward's target
+	// (0: none); SetDropout turns on dropout of the hidden layer.
+	Smooth    float32
+	drop      float32
+	dropScale float32
+	dropRng   *rand.Rand
+
 	// gradients (allocated on first Backward)
 	dpad  [][]float32
+	dkpad [][]float32
 	dact  [][]float32
 	dpool [][]float32
 	dhid  []float32
@@ -144,11 +152,10 @@ type Workspace struct {
 
 // NewWorkspace allocates the buffers for one pass through n.
 func (n *Net) NewWorkspace() *Workspace {
-	ws := &Workspace{net: n}
+	ws := &Workspace{net: n, dropScale: 1}
 	for _, cv := range n.convs {
-		ps := cv.side + 2
-		ws.pad = append(ws.pad, make([]float32, cv.in*ps*ps))
-		ws.act = append(ws.act, make([]float32, cv.out*cv.side*cv.side))
+		ws.pad = append(ws.pad, make([]float32, cv.in*planeLen(cv.side)))
+		ws.act = append(ws.act, make([]float32, cv.out*cv.side*(cv.side+2)))
 		h := cv.side / 2
 		ws.pool = append(ws.pool, make([]float32, cv.out*h*h))
 		ws.arg = append(ws.arg, make([]int32, cv.out*h*h))
@@ -161,6 +168,32 @@ func (n *Net) NewWorkspace() *Workspace {
 	ws.Prob = make([]float32, n.output.out)
 	return ws
 }
+
+// SetDropout makes Forward drop each hidden unit with probability p (and
+// scale the others by 1/(1-p)), drawing from rng; p = 0 turns it off.
+// Use it for training only.
+func (ws *Workspace) SetDropout(p float64, rng *rand.Rand) {
+	if p <= 0 || p >= 1 || rng == nil {
+		ws.drop, ws.dropScale, ws.dropRng = 0, 1, nil
+		return
+	}
+	ws.drop, ws.dropScale, ws.dropRng = float32(p), float32(1/(1-p)), rng
+}
+
+// tapOffsets lists base+sign*(dy*ps+dx) for the nine taps of a 3x3 kernel
+// on rows ps values long.
+func tapOffsets(ps, base, sign int) [9]int {
+	var o [9]int
+	for t := range o {
+		o[t] = base + sign*((t/3)*ps+t%3)
+	}
+	return o
+}
+
+// planeLen is the length of one zero-padded input plane of a side×side
+// conv block: (side+2)² plus two values of slack, so that the last tap of a
+// wide row (see Forward) stays inside the plane.
+func planeLen(side int) int { return (side+2)*(side+2) + 2 }
 
 // ErrInput is returned when an input tensor has the wrong length.
 var ErrInput = errors.New("cnn: input has the wrong length")
@@ -175,33 +208,24 @@ func (ws *Workspace) Forward(x []float32) error {
 	in := x
 	for l, cv := range n.convs {
 		s, ps := cv.side, cv.side+2
+		pst, wide := planeLen(s), s*ps
 		pad := ws.pad[l]
 		for c := 0; c < cv.in; c++ {
 			for y := 0; y < s; y++ {
-				copy(pad[c*ps*ps+(y+1)*ps+1:c*ps*ps+(y+1)*ps+1+s], in[c*s*s+y*s:c*s*s+y*s+s])
+				copy(pad[c*pst+(y+1)*ps+1:c*pst+(y+1)*ps+1+s], in[c*s*s+y*s:c*s*s+y*s+s])
 			}
 		}
+		// The output is computed "wide": rows of ps values of which the
+		// first s are real, so each tap is one long axpy over the plane.
 		act := ws.act[l]
+		offs := tapOffsets(ps, 0, 1)
 		for k := 0; k < cv.out; k++ {
-			o := act[k*s*s : (k+1)*s*s]
+			o := act[k*wide : (k+1)*wide]
 			for i := range o {
 				o[i] = cv.b[k]
 			}
 			for c := 0; c < cv.in; c++ {
-				w := cv.w[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
-				p := pad[c*ps*ps : (c+1)*ps*ps]
-				for dy := 0; dy < 3; dy++ {
-					for dx := 0; dx < 3; dx++ {
-						wv := w[dy*3+dx]
-						for y := 0; y < s; y++ {
-							row := p[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
-							orow := o[y*s : y*s+s]
-							for x, v := range row {
-								orow[x] += wv * v
-							}
-						}
-					}
-				}
+				conv9(o, pad[c*pst:(c+1)*pst], &offs, (*[9]float32)(cv.w[(k*cv.in+c)*9:]))
 			}
 			for i, v := range o {
 				if v < 0 {
@@ -214,9 +238,9 @@ func (ws *Workspace) Forward(x []float32) error {
 		for k := 0; k < cv.out; k++ {
 			for y := 0; y < h; y++ {
 				for xx := 0; xx < h; xx++ {
-					i0 := int32(k*s*s + 2*y*s + 2*xx)
+					i0 := int32(k*wide + 2*y*ps + 2*xx)
 					best := i0
-					for _, j := range [4]int32{i0, i0 + 1, i0 + int32(s), i0 + int32(s) + 1} {
+					for _, j := range [4]int32{i0, i0 + 1, i0 + int32(ps), i0 + int32(ps) + 1} {
 						if act[j] > act[best] {
 							best = j
 						}
@@ -242,15 +266,11 @@ func (ws *Workspace) Forward(x []float32) error {
 	}
 	hd := n.hidden
 	for j := 0; j < hd.out; j++ {
-		sum := hd.b[j]
-		w := hd.w[j*hd.in : (j+1)*hd.in]
-		for i, v := range in {
-			sum += w[i] * v
-		}
-		if sum < 0 {
+		sum := hd.b[j] + dot(hd.w[j*hd.in:(j+1)*hd.in], in)
+		if sum < 0 || (ws.drop > 0 && ws.dropRng.Float32() < ws.drop) {
 			sum = 0
 		}
-		ws.hid[j] = sum
+		ws.hid[j] = sum * ws.dropScale
 	}
 	od := n.output
 	maxv := float32(math.Inf(-1))

@@ -27,17 +27,25 @@ func TestGradient(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		checkGradient(t, n)
+		checkGradient(t, n, 0)
 	}
+	// a wider net whose planes take the vector kernels' main loops, with
+	// label smoothing
+	n, err := New(Arch{InC: 1, Side: 20, Convs: []int{4, 3}, Hidden: 6, Classes: 4}, rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGradient(t, n, 0.1)
 }
 
-func checkGradient(t *testing.T, n *Net) {
+func checkGradient(t *testing.T, n *Net, smooth float32) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	x := make([]float32, n.InputLen())
 	for i := range x {
 		x[i] = float32(rng.NormFloat64())
 	}
 	ws := n.NewWorkspace()
+	ws.Smooth = smooth
 	gr := n.NewGrads()
 	if err := ws.Forward(x); err != nil {
 		t.Fatal(err)
@@ -47,7 +55,16 @@ func checkGradient(t *testing.T, n *Net) {
 		if err := ws.Forward(x); err != nil {
 			t.Fatal(err)
 		}
-		return -math.Log(float64(ws.Prob[1]))
+		k := float64(len(ws.Prob))
+		l := 0.0
+		for j, p := range ws.Prob {
+			q := float64(smooth) / k
+			if j == 1 {
+				q += 1 - float64(smooth)
+			}
+			l -= q * math.Log(float64(p))
+		}
+		return l
 	}
 	checked := 0
 	for pi, p := range n.params() {
@@ -119,4 +136,44 @@ func FuzzUnmarshal(f *testing.F) {
 			_ = ws.Forward(make([]float32, m.InputLen()))
 		}
 	})
+}
+
+// TestKernels checks the vector kernels (whichever build is in use) against
+// plain loops, on lengths around the vector widths.
+func TestKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 7, 8, 15, 16, 17, 31, 32, 33, 100} {
+		a, b := make([]float32, n+40), make([]float32, n+40)
+		for i := range a {
+			a[i], b[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+		}
+		var want float64
+		for i := 0; i < n; i++ {
+			want += float64(a[i]) * float64(b[i])
+		}
+		if got := dot(a[:n], b); math.Abs(float64(got)-want) > 1e-4*(1+math.Abs(want)) {
+			t.Errorf("dot n=%d: %v, want %v", n, got, want)
+		}
+		d := make([]float32, n)
+		copy(d, b)
+		axpy(d, a, 0.5)
+		for i := range d {
+			if w := b[i] + 0.5*a[i]; math.Abs(float64(d[i]-w)) > 1e-5 {
+				t.Fatalf("axpy n=%d [%d]: %v, want %v", n, i, d[i], w)
+			}
+		}
+		off := [9]int{0, 1, 2, 5, 6, 7, 10, 11, 12}
+		w := [9]float32{1, -2, 3, 0.5, 0, -1, 2, 0.25, -0.75}
+		copy(d, b)
+		conv9(d, a, &off, &w)
+		for i := range d {
+			want := float64(b[i])
+			for k := range off {
+				want += float64(w[k]) * float64(a[off[k]+i])
+			}
+			if math.Abs(float64(d[i])-want) > 1e-4 {
+				t.Fatalf("conv9 n=%d [%d]: %v, want %v", n, i, d[i], want)
+			}
+		}
+	}
 }

@@ -30,9 +30,11 @@ func (gr *Grads) Zero() {
 func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 	n := ws.net
 	if ws.dhid == nil {
-		for l, cv := range n.convs {
+		for l := range n.convs {
 			ws.dpad = append(ws.dpad, make([]float32, len(ws.pad[l])))
-			ws.dact = append(ws.dact, make([]float32, cv.out*cv.side*cv.side))
+			ws.dact = append(ws.dact, make([]float32, len(ws.act[l])))
+			// room for one output plane with a margin of 2*ps+2 in front
+			ws.dkpad = append(ws.dkpad, make([]float32, 2*(n.convs[l].side+2)+2+planeLen(n.convs[l].side)))
 			ws.dpool = append(ws.dpool, make([]float32, len(ws.pool[l])))
 		}
 		ws.dhid = make([]float32, n.hidden.out)
@@ -46,17 +48,13 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 	gOW, gOB := gr.g[gi+2], gr.g[gi+3]
 	clear(ws.dhid)
 	for j := 0; j < od.out; j++ {
-		d := ws.Prob[j]
+		d := ws.Prob[j] - ws.Smooth/float32(od.out)
 		if j == label {
-			d -= 1
+			d -= 1 - ws.Smooth
 		}
 		gOB[j] += d
-		w := od.w[j*od.in : (j+1)*od.in]
-		gw := gOW[j*od.in : (j+1)*od.in]
-		for i, h := range ws.hid {
-			gw[i] += d * h
-			ws.dhid[i] += d * w[i]
-		}
+		axpy(gOW[j*od.in:(j+1)*od.in], ws.hid, d)
+		axpy(ws.dhid, od.w[j*od.in:(j+1)*od.in], d)
 	}
 	// hidden layer
 	hd := n.hidden
@@ -71,14 +69,10 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 		if ws.hid[j] <= 0 {
 			continue
 		}
-		d := ws.dhid[j]
+		d := ws.dhid[j] * ws.dropScale
 		gHB[j] += d
-		w := hd.w[j*hd.in : (j+1)*hd.in]
-		gw := gHW[j*hd.in : (j+1)*hd.in]
-		for i, v := range last {
-			gw[i] += d * v
-			dlast[i] += d * w[i]
-		}
+		axpy(gHW[j*hd.in:(j+1)*hd.in], last, d)
+		axpy(dlast, hd.w[j*hd.in:(j+1)*hd.in], d)
 	}
 	if n.Arch.GAP {
 		lc := n.convs[nc-1]
@@ -94,6 +88,7 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 	for l := nc - 1; l >= 0; l-- {
 		cv := n.convs[l]
 		s, ps := cv.side, cv.side+2
+		pst, wide := planeLen(s), s*ps
 		dact := ws.dact[l]
 		clear(dact)
 		for i, a := range ws.arg[l] {
@@ -105,36 +100,33 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 				dact[i] = 0
 			}
 		}
-		pad, dpad := ws.pad[l], ws.dpad[l]
+		pad, dpad, dkpad := ws.pad[l], ws.dpad[l], ws.dkpad[l]
 		clear(dpad)
+		margin := 2*ps + 2
+		back := tapOffsets(ps, margin, -1)
 		gW, gB := gr.g[2*l], gr.g[2*l+1]
+		// dact is zero in the wide rows' padding columns (no pooled value
+		// points there), so those columns add nothing below.
 		for k := 0; k < cv.out; k++ {
-			dk := dact[k*s*s : (k+1)*s*s]
+			dk := dact[k*wide : (k+1)*wide]
 			var sb float32
 			for _, v := range dk {
 				sb += v
 			}
 			gB[k] += sb
+			if l > 0 {
+				copy(dkpad[margin:], dk)
+			}
 			for c := 0; c < cv.in; c++ {
-				w := cv.w[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
 				gw := gW[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
-				p := pad[c*ps*ps : (c+1)*ps*ps]
-				dp := dpad[c*ps*ps : (c+1)*ps*ps]
-				for dy := 0; dy < 3; dy++ {
-					for dx := 0; dx < 3; dx++ {
-						wv := w[dy*3+dx]
-						var acc float32
-						for y := 0; y < s; y++ {
-							row := p[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
-							drow := dp[(y+dy)*ps+dx : (y+dy)*ps+dx+s]
-							orow := dk[y*s : y*s+s]
-							for x, g := range orow {
-								acc += g * row[x]
-								drow[x] += wv * g
-							}
-						}
-						gw[dy*3+dx] += acc
-					}
+				p := pad[c*pst : (c+1)*pst]
+				for t := 0; t < 9; t++ {
+					off := (t/3)*ps + t%3
+					gw[t] += dot(dk, p[off:off+wide])
+				}
+				if l > 0 {
+					// dpad[j] += sum over taps of w[t]*dk[j-off[t]]
+					conv9(dpad[c*pst:(c+1)*pst], dkpad, &back, (*[9]float32)(cv.w[(k*cv.in+c)*9:]))
 				}
 			}
 		}
@@ -142,7 +134,7 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 			prev := ws.dpool[l-1]
 			for c := 0; c < cv.in; c++ {
 				for y := 0; y < s; y++ {
-					copy(prev[c*s*s+y*s:c*s*s+y*s+s], dpad[c*ps*ps+(y+1)*ps+1:c*ps*ps+(y+1)*ps+1+s])
+					copy(prev[c*s*s+y*s:c*s*s+y*s+s], dpad[c*pst+(y+1)*ps+1:c*pst+(y+1)*ps+1+s])
 				}
 			}
 		}

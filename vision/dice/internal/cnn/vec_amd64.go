@@ -1,0 +1,67 @@
+//go:build amd64 && !goexperiment.simd
+
+package cnn
+
+// On amd64 the forward pass's 3x3 kernel has an AVX2/FMA version in
+// assembly (vec_amd64.s), used when the processor and the OS support it;
+// the rest is portable Go. (Built with GOEXPERIMENT=simd, vec_simd.go
+// replaces this file.)
+
+//go:noescape
+func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv() (eax, edx uint32)
+
+// SIMD reports whether the kernels use SIMD instructions.
+var SIMD = hasAVX2FMA()
+
+func hasAVX2FMA() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, c1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if c1&fma == 0 || c1&osxsave == 0 || c1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // the OS saves XMM and YMM state
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<5) != 0 // AVX2
+}
+
+func axpy(dst, src []float32, a float32) { axpyGo(dst, src, a) }
+
+func dot(a, b []float32) float32 { return dotGo(a, b) }
+
+func conv9(dst, src []float32, off *[9]int, w *[9]float32) {
+	n := len(dst)
+	m := n &^ 7
+	if !SIMD || m == 0 || !rowTaps(off) {
+		conv9Go(dst, src, off, w)
+		return
+	}
+	// the three rows of taps, bounds-checked here for all m+2 values read
+	r0 := src[off[0] : off[0]+m+2]
+	r1 := src[off[3] : off[3]+m+2]
+	r2 := src[off[6] : off[6]+m+2]
+	conv9AVX2(&dst[0], m, &r0[0], &r1[0], &r2[0], w)
+	if m < n {
+		conv9Go(dst[m:], src[m:], off, w)
+	}
+}
+
+// rowTaps reports whether the taps come in three rows of three neighbours
+// (the forward pass's layout), which the assembly kernel assumes.
+func rowTaps(off *[9]int) bool {
+	for r := 0; r < 9; r += 3 {
+		if off[r] < 0 || off[r+1] != off[r]+1 || off[r+2] != off[r]+2 {
+			return false
+		}
+	}
+	return true
+}

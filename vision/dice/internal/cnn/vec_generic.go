@@ -1,0 +1,12 @@
+//go:build !amd64
+
+package cnn
+
+func axpy(dst, src []float32, a float32) { axpyGo(dst, src, a) }
+
+func dot(a, b []float32) float32 { return dotGo(a, b) }
+
+// SIMD reports whether the kernels use SIMD instructions.
+const SIMD = false
+
+func conv9(dst, src []float32, off *[9]int, w *[9]float32) { conv9Go(dst, src, off, w) }
