@@ -29,6 +29,11 @@ type truthFile struct {
 		Building  [][]string    `json:"building"`
 		CornersPx [4][2]float64 `json:"corners_px"`
 		Occluded  [][2]int      `json:"occluded"`
+		Cells     []struct {
+			Row  int     `json:"row"`
+			Col  int     `json:"col"`
+			Hand float64 `json:"hand_occlusion"`
+		} `json:"cells"`
 	} `json:"cards"`
 }
 
@@ -67,18 +72,23 @@ type BenchReport struct {
 	Frames    int   `json:"frames"`
 	CardFound Tally `json:"card_found"`
 	// CardFoundUncovered counts only cards no hand or screen hides.
-	CardFoundUncovered Tally            `json:"card_found_uncovered"`
-	SeatRight          Tally            `json:"seat"`
-	CornerErrPx        float64          `json:"corner_error_px_median"`
-	CornerErrMaxPx     float64          `json:"corner_error_px_max"`
-	FalseCards         int              `json:"false_cards"`
-	Occupancy          Tally            `json:"empty_occupied"`
-	Material           Tally            `json:"material"`
-	Pips               Tally            `json:"pips"`
-	Height             Tally            `json:"height"`
-	Stack              Tally            `json:"whole_stack"`
-	PerMaterial        map[string]Tally `json:"per_material"`
-	PerHeight          map[string]Tally `json:"per_height"`
+	CardFoundUncovered Tally   `json:"card_found_uncovered"`
+	SeatRight          Tally   `json:"seat"`
+	CornerErrPx        float64 `json:"corner_error_px_median"`
+	CornerErrMaxPx     float64 `json:"corner_error_px_max"`
+	FalseCards         int     `json:"false_cards"`
+	Occupancy          Tally   `json:"empty_occupied"`
+	Material           Tally   `json:"material"`
+	Pips               Tally   `json:"pips"`
+	Height             Tally   `json:"height"`
+	Stack              Tally   `json:"whole_stack"`
+	// HandFlagged counts cells a hand hides by at least HandCovered of
+	// their top that were flagged occluded; FalseOcclusion counts cells no
+	// hand touches that were (right = not flagged).
+	HandFlagged      Tally            `json:"hand_flagged"`
+	NoFalseOcclusion Tally            `json:"not_falsely_occluded"`
+	PerMaterial      map[string]Tally `json:"per_material"`
+	PerHeight        map[string]Tally `json:"per_height"`
 	// PerCondition is whole-stack accuracy by table, glare, hands, screens
 	// and image width.
 	PerCondition map[string]Tally `json:"per_condition"`
@@ -156,11 +166,21 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			}
 			for r := 0; r < 3 && r < len(tc.Building); r++ {
 				for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
+					got := c.Cells[r][col]
+					flagged := got != nil && got.Occluded
 					if occluded[[2]int{r, col}] {
+						for _, tcell := range tc.Cells {
+							if tcell.Row == r && tcell.Col == col && tcell.Hand >= HandCovered {
+								rep.HandFlagged.add(flagged)
+							}
+						}
 						continue
 					}
+					rep.NoFalseOcclusion.add(!flagged)
+					if flagged {
+						rep.fail(maxFailures, "%s: seat %d r%dc%d %q flagged occluded", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col])
+					}
 					dice := strings.Fields(tc.Building[r][col])
-					got := c.Cells[r][col]
 					rep.Occupancy.add((len(dice) == 0) == (got == nil))
 					if len(dice) == 0 {
 						if got != nil {
@@ -212,7 +232,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for _, e := range cornerErr {
 		rep.CornerErrMaxPx = math.Max(rep.CornerErrMaxPx, e)
 	}
-	for _, t := range []*Tally{&rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
+	for _, t := range []*Tally{&rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
 		t.finish()
 	}
 	for k, t := range rep.PerHeight {

@@ -15,6 +15,7 @@ type background struct {
 	lineLum     float64    // lightness above which a near-card pixel is line work
 	tableSum    float64    // the table's median R+G+B: how much light there is
 	gain        [3]float64 // B, G, R gains that make the card's white line work grey
+	white       float64    // the line work's level (0..255) after the gains
 }
 
 // chroma gives a pixel's (r, g) shares and its R+G+B.
@@ -77,7 +78,7 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 			add(m.CardWidth+off, v)
 		}
 	}
-	bg.gain = d.whiteGains(cam, p)
+	bg.gain, bg.white = d.whiteGains(cam, p)
 	bg.table = [2]float64{median(tr), median(tg)}
 	bg.tableSum = median(ts)
 	var dt []float64
@@ -90,8 +91,8 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 
 // whiteGains measures the colour of the light on the card from its white
 // line work (the grid lines, a known white): the brightest third of the
-// samples on the lines gives the gains that turn it grey.
-func (d *Detector) whiteGains(cam Camera, p cardPose) [3]float64 {
+// samples on the lines gives the gains that turn it grey, and its level.
+func (d *Detector) whiteGains(cam Camera, p cardPose) ([3]float64, float64) {
 	m := d.opts.Model
 	type px struct{ b, g, r float64 }
 	var on []px
@@ -106,7 +107,7 @@ func (d *Detector) whiteGains(cam Camera, p cardPose) [3]float64 {
 		}
 	}
 	if len(on) < 10 {
-		return [3]float64{1, 1, 1}
+		return [3]float64{1, 1, 1}, 200
 	}
 	sort.Slice(on, func(a, b int) bool { return on[a].b+on[a].g+on[a].r > on[b].b+on[b].g+on[b].r })
 	on = on[:len(on)/3]
@@ -116,9 +117,9 @@ func (d *Detector) whiteGains(cam Camera, p cardPose) [3]float64 {
 	}
 	mean := (sb + sg + sr) / 3
 	if sb < 1 || sg < 1 || sr < 1 {
-		return [3]float64{1, 1, 1}
+		return [3]float64{1, 1, 1}, 200
 	}
-	return [3]float64{mean / sb, mean / sg, mean / sr}
+	return [3]float64{mean / sb, mean / sg, mean / sr}, math.Max(mean/float64(len(on)), 20)
 }
 
 // dieLike says whether a pixel shows a die: neither the card (its colour,
@@ -307,6 +308,13 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 				read(r, col, hidden)
 			}
 		}
+	}
+	if d.keepFeatures {
+		c.feats = d.cardFeatures(cam, c.pose, &bg, &shares)
+	}
+	if d.top != nil && d.pips != nil {
+		d.readLearned(c, cam, &bg, &shares)
+		return
 	}
 	for r := 0; r < m.Rows; r++ {
 		for col := 0; col < m.Cols; col++ {

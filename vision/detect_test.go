@@ -13,11 +13,11 @@ import (
 const corpus = "testdata/synth/stills"
 
 // TestDetectOnCorpus runs the detector over the committed corpus of 300
-// rendered stills and holds it to just below the accuracy it reached when
-// this test was written (measured: card found uncovered 0.965, empty or
-// occupied 0.932, height 0.728, material 0.676, pips 0.582, whole stack
-// 0.454); a change that reads worse fails here. These are far from the
-// targets (99.5% whole stack): the reader is a first version.
+// rendered stills (never used in training: the built-in networks learn
+// from other renders) and holds it to just below the accuracy it reached
+// when the networks were last trained (README.md, "Vision"); a change that
+// reads worse fails here. These are still short of the targets (99.5%
+// whole stack).
 func TestDetectOnCorpus(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
 		t.Fatalf("the rendered corpus is missing (%v): it is committed in vision/%s", err, corpus)
@@ -27,15 +27,36 @@ func TestDetectOnCorpus(t *testing.T) {
 	rep, err := d.Bench(corpus, 0)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, rep.Frames, 300)
-	t.Logf("frames %d: card %.3f uncovered %.3f seat %.3f occupancy %.3f height %.3f material %.3f pips %.3f stack %.3f, %.1f ms/frame",
-		rep.Frames, rep.CardFound.Rate, rep.CardFoundUncovered.Rate, rep.SeatRight.Rate, rep.Occupancy.Rate, rep.Height.Rate, rep.Material.Rate, rep.Pips.Rate, rep.Stack.Rate, rep.MsPerFrame)
-	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, 0.955)
-	assert.GreaterOrEqual(t, rep.SeatRight.Rate, 0.99)
+	t.Logf("frames %d: card %.3f uncovered %.3f seat %.3f occupancy %.3f height %.3f material %.3f pips %.3f stack %.3f hand flagged %.3f not falsely occluded %.4f, %.1f ms/frame",
+		rep.Frames, rep.CardFound.Rate, rep.CardFoundUncovered.Rate, rep.SeatRight.Rate, rep.Occupancy.Rate, rep.Height.Rate, rep.Material.Rate, rep.Pips.Rate, rep.Stack.Rate, rep.HandFlagged.Rate, rep.NoFalseOcclusion.Rate, rep.MsPerFrame)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"card found, uncovered", rep.CardFoundUncovered.Rate, minCardFound},
+		{"seat", rep.SeatRight.Rate, 0.99},
+		{"empty/occupied", rep.Occupancy.Rate, minOccupancy},
+		{"height", rep.Height.Rate, minHeight},
+		{"material", rep.Material.Rate, minMaterial},
+		{"pips", rep.Pips.Rate, minPips},
+		{"whole stack", rep.Stack.Rate, minStack},
+		{"covered cells flagged", rep.HandFlagged.Rate, minHandFlagged},
+		{"clear cells not flagged", rep.NoFalseOcclusion.Rate, minNotFalselyOccluded},
+	} {
+		assert.GreaterOrEqual(t, c.got, c.want, c.name)
+	}
 	assert.LessOrEqual(t, rep.CornerErrPx, 2.0, "median corner error")
+}
+
+// TestClassicalReaderOnCorpus keeps the hand-written reader (Options.Classical)
+// honest too: it is the baseline the networks are measured against.
+func TestClassicalReaderOnCorpus(t *testing.T) {
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	rep, err := d.Bench(corpus, 0)
+	require.NoError(t, err)
 	assert.GreaterOrEqual(t, rep.Occupancy.Rate, 0.925)
 	assert.GreaterOrEqual(t, rep.Height.Rate, 0.71)
-	assert.GreaterOrEqual(t, rep.Material.Rate, 0.66)
-	assert.GreaterOrEqual(t, rep.Pips.Rate, 0.57)
 	assert.GreaterOrEqual(t, rep.Stack.Rate, 0.44)
 }
 

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/blueprints-companion/blueprints/vision"
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+)
+
+func init() {
+	visionSubcommands = append(visionSubcommands, newVisionDetectCmd, newVisionBenchCmd)
+}
+
+// newVisionDetectCmd is `blueprints vision detect`: read every card of one
+// overhead image.
+func newVisionDetectCmd(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "detect",
+		Short: "Read every blueprint card in one overhead image: each cell's stack height, top die, confidence",
+		Long: `detect finds every blueprint card in an overhead image of the table and
+reads each of its 3x2 cells: the stack's height and its top die (material
+and pips), with a confidence, or null for an empty cell.
+
+  blueprints vision detect --image IMG --truth-camera TRUTH.json [--json] [--debug-out DIR]
+
+The camera (intrinsics and pose over the table) comes from --truth-camera,
+which takes only the camera of a renderer truth file, standing in for
+calibration until it exists. The card geometry is configs/card.json
+(--card-model FILE for another). --debug-out DIR writes DIR/NAME.debug.png:
+each card's outline and seat, the cell grid, and every reading with its
+confidence, so a person can see why.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bindFlags(v, cmd)
+			return runVisionDetect(cmd.OutOrStdout(), v)
+		},
+	}
+	f := cmd.Flags()
+	f.String("image", "", "overhead image of the table")
+	f.String("truth-camera", "", "renderer truth file whose camera (only) to use")
+	detectorFlags(cmd)
+	f.String("debug-out", "", "folder for an annotated PNG of what was read")
+	f.Bool("json", false, "print JSON")
+	return cmd
+}
+
+// newDetector makes the detector the flags ask for: the card model, and
+// the cell reader (the built-in networks, others from --cell-model DIR, or
+// the hand-written rules with --classical).
+func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
+	opts := vision.Options{Model: cardmodel.Default(), Classical: v.GetBool("classical")}
+	if seats := strings.TrimSpace(v.GetString("seats")); seats != "" {
+		for i, f := range strings.Split(seats, ",") {
+			deg, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || deg < -360 || deg > 360 {
+				return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --seats: seat %d: %q is not an angle in degrees (-360..360)", name, i, strings.TrimSpace(f))}
+			}
+			opts.SeatUp = append(opts.SeatUp, deg)
+		}
+	}
+	if path := v.GetString("card-model"); path != "" {
+		m, err := cardmodel.Load(path)
+		if err != nil {
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --card-model: %v", name, err)}
+		}
+		opts.Model = m
+	}
+	d := vision.NewDetector(opts)
+	if dir := v.GetString("cell-model"); dir != "" {
+		if opts.Classical {
+			d.Close()
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --cell-model and --classical exclude each other", name)}
+		}
+		if err := d.UseNetworkFiles(filepath.Join(dir, "top.mlp"), filepath.Join(dir, "pips.mlp")); err != nil {
+			d.Close()
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --cell-model: %v", name, err)}
+		}
+	}
+	return d, nil
+}
+
+// detectorFlags adds the flags newDetector reads.
+func detectorFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.String("card-model", "", "card model file (default: configs/card.json as built in)")
+	f.String("cell-model", "", "folder with top.mlp, pips.mlp and height.mlp (vision/celltrain) to read cells with (default: the built-in networks)")
+	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
+	f.String("seats", "", "per seat, the direction its card's printed top points on the table, degrees from +x counter-clockwise, comma-separated (default 90,0,-90,180: seats south, west, north, east)")
+}
+
+// detectJSON is the JSON form of a detection.
+type detectJSON struct {
+	Image string     `json:"image"`
+	Cards []cardJSON `json:"cards"`
+}
+
+type cardJSON struct {
+	Seat     int                   `json:"seat"`
+	Corners  [4][2]float64         `json:"corners"`
+	Occluded bool                  `json:"occluded"`
+	Cells    [3][2]*cellReadingOut `json:"cells"`
+}
+
+type cellReadingOut struct {
+	Height     int     `json:"height"`
+	Top        string  `json:"top"`
+	Confidence float64 `json:"confidence"`
+	Occluded   bool    `json:"occluded"`
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+func toDetectJSON(image string, res vision.Result) detectJSON {
+	out := detectJSON{Image: image, Cards: []cardJSON{}}
+	for _, c := range res.Cards {
+		cj := cardJSON{Seat: c.Seat, Occluded: c.Occluded}
+		for k := range c.Corners {
+			cj.Corners[k] = [2]float64{round2(c.Corners[k][0]), round2(c.Corners[k][1])}
+		}
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				if cell != nil {
+					cj.Cells[r][col] = &cellReadingOut{Height: cell.Height, Top: cell.Top, Confidence: round2(cell.Confidence), Occluded: cell.Occluded}
+				}
+			}
+		}
+		out.Cards = append(out.Cards, cj)
+	}
+	return out
+}
+
+func runVisionDetect(w io.Writer, v *viper.Viper) error {
+	img, truth := v.GetString("image"), v.GetString("truth-camera")
+	if img == "" {
+		return &exitError{code: 2, msg: "blueprints vision detect: --image is required"}
+	}
+	if truth == "" {
+		return &exitError{code: 2, msg: "blueprints vision detect: no camera: pass --truth-camera TRUTH.json (calibration is not built yet)"}
+	}
+	cam, err := vision.LoadTruthCamera(truth)
+	if err != nil {
+		return &exitError{code: 2, msg: "blueprints vision detect: --truth-camera: " + err.Error()}
+	}
+	if _, err := os.Stat(img); err != nil {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision detect: --image: %v", err)}
+	}
+	d, err := newDetector(v, "detect")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var res vision.Result
+	if dir := v.GetString("debug-out"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision detect: --debug-out: %v", err)}
+		}
+		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(img), filepath.Ext(img))+".debug.png")
+		res, err = d.DebugImage(img, cam, out)
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "blueprints vision detect: wrote %s\n", out)
+		}
+	} else {
+		res, err = d.DetectFile(img, cam)
+	}
+	if err != nil {
+		return &exitError{code: 2, msg: "blueprints vision detect: " + err.Error()}
+	}
+	dj := toDetectJSON(img, res)
+	if v.GetBool("json") {
+		writeJSON(w, dj)
+		return nil
+	}
+	for _, c := range dj.Cards {
+		fmt.Fprintf(w, "seat %d card at (%.0f,%.0f)", c.Seat, c.Corners[0][0], c.Corners[0][1])
+		if c.Occluded {
+			fmt.Fprint(w, " (partly hidden)")
+		}
+		fmt.Fprintln(w)
+		for r, row := range c.Cells {
+			fmt.Fprintf(w, "  row %d:", r+1)
+			for _, cell := range row {
+				switch {
+				case cell == nil:
+					fmt.Fprintf(w, "  %-18s", "empty")
+				case cell.Occluded:
+					fmt.Fprintf(w, "  %-18s", "hidden")
+				default:
+					top := cell.Top
+					if top == "" {
+						top = "??"
+					}
+					fmt.Fprintf(w, "  %-18s", fmt.Sprintf("%d high, top %s (%.2f)", cell.Height, top, cell.Confidence))
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+// newVisionBenchCmd is `blueprints vision bench`: accuracy over a corpus.
+func newVisionBenchCmd(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Run detect over a corpus with truth files and print accuracy per attribute and condition",
+		Long: `bench runs detect on every image of a corpus folder that has a renderer
+truth file beside it (using the truth's camera only) and prints the
+accuracy per attribute (card found, seat, empty/occupied, material, pips,
+height, whole stack), per material, per height and per condition, and the
+median milliseconds per frame.
+
+  blueprints vision bench --corpus vision/testdata/synth/stills --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bindFlags(v, cmd)
+			dir := v.GetString("corpus")
+			if dir == "" {
+				return &exitError{code: 2, msg: "blueprints vision bench: --corpus is required"}
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --corpus %s: not a folder", dir)}
+			}
+			d, err := newDetector(v, "bench")
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			rep, err := d.Bench(dir, v.GetInt("failures"))
+			if err != nil {
+				return &exitError{code: 1, msg: "blueprints vision bench: " + err.Error()}
+			}
+			if rep.Frames == 0 {
+				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
+			}
+			out := cmd.OutOrStdout()
+			if v.GetBool("json") {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintf(out, "%d frames, median %.1f ms per frame\n", rep.Frames, rep.MsPerFrame)
+			line := func(name string, t vision.Tally) {
+				fmt.Fprintf(out, "  %-16s %6.1f%%  (%d/%d)\n", name, 100*t.Rate, t.Right, t.Total)
+			}
+			line("card found", rep.CardFound)
+			line("card uncovered", rep.CardFoundUncovered)
+			line("seat", rep.SeatRight)
+			line("empty/occupied", rep.Occupancy)
+			line("height", rep.Height)
+			line("material", rep.Material)
+			line("pips", rep.Pips)
+			line("whole stack", rep.Stack)
+			for _, f := range rep.Failures {
+				fmt.Fprintln(out, "  ", f)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.String("corpus", "", "folder of images with truth files beside them")
+	detectorFlags(cmd)
+	f.Int("failures", 0, "list up to this many misread cells and cards")
+	f.Bool("json", false, "print JSON")
+	return cmd
+}

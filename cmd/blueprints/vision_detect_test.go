@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// stills is the committed corpus of rendered stills with truth.
+var stills = filepath.Join("..", "..", "vision", "testdata", "synth", "stills")
+
+func still(n string) (img, truth string) {
+	return filepath.Join(stills, "still_"+n+".jpg"), filepath.Join(stills, "still_"+n+".json")
+}
+
+// TestVisionDetectJSON reads a four-card still and checks the JSON's shape
+// against the issue's format and the truth: every card found at its seat,
+// its corners near the truth's.
+func TestVisionDetectJSON(t *testing.T) {
+	img, truth := still("0007")
+	debug := t.TempDir()
+	out, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--debug-out", debug)
+	require.Equal(t, 0, code, msg)
+	var got struct {
+		Cards []struct {
+			Seat    int           `json:"seat"`
+			Corners [4][2]float64 `json:"corners"`
+			Cells   [3][2]*struct {
+				Height     int     `json:"height"`
+				Top        string  `json:"top"`
+				Confidence float64 `json:"confidence"`
+				Occluded   bool    `json:"occluded"`
+			} `json:"cells"`
+		} `json:"cards"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	var want struct {
+		Cards []struct {
+			Seat      int           `json:"seat"`
+			CornersPx [4][2]float64 `json:"corners_px"`
+		} `json:"cards"`
+	}
+	data, err := os.ReadFile(truth)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &want))
+	require.Len(t, got.Cards, len(want.Cards))
+	for i, c := range got.Cards {
+		w := want.Cards[i]
+		assert.Equal(t, w.Seat, c.Seat, "cards come nearest seat first")
+		for k := range c.Corners {
+			assert.InDelta(t, w.CornersPx[k][0], c.Corners[k][0], 4, "seat %d corner %d x", c.Seat, k)
+			assert.InDelta(t, w.CornersPx[k][1], c.Corners[k][1], 4, "seat %d corner %d y", c.Seat, k)
+		}
+		for _, row := range c.Cells {
+			for _, cell := range row {
+				if cell == nil || cell.Occluded {
+					continue
+				}
+				assert.True(t, cell.Height >= 1 && cell.Height <= 6, "height %d", cell.Height)
+				assert.Len(t, cell.Top, 2)
+				assert.True(t, strings.ContainsRune("WRSG", rune(cell.Top[0])), cell.Top)
+				assert.True(t, cell.Confidence >= 0 && cell.Confidence <= 1)
+			}
+		}
+	}
+	st, err := os.Stat(filepath.Join(debug, "still_0007.debug.png"))
+	require.NoError(t, err, "--debug-out writes the annotated image")
+	assert.Greater(t, st.Size(), int64(10000))
+
+	// --seats turns the seating: the card that faced seat 0 now faces seat 2.
+	out, code, msg = run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--seats", "-90,180,90,0")
+	require.Equal(t, 0, code, msg)
+	var turned struct {
+		Cards []struct {
+			Seat    int           `json:"seat"`
+			Corners [4][2]float64 `json:"corners"`
+		} `json:"cards"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &turned))
+	for _, c := range turned.Cards {
+		for _, o := range got.Cards {
+			if o.Corners == c.Corners {
+				assert.Equal(t, (o.Seat+2)%4, c.Seat)
+			}
+		}
+	}
+}
+
+func TestVisionDetectErrors(t *testing.T) {
+	img, truth := still("0007")
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.jpg")
+	require.NoError(t, os.WriteFile(junk, []byte("not a picture"), 0o644))
+	badTruth := filepath.Join(dir, "truth.json")
+	require.NoError(t, os.WriteFile(badTruth, []byte(`{"camera":{"fx":-1}}`), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--truth-camera", truth}, "--image is required"},
+		{[]string{"--image", img}, "no camera"},
+		{[]string{"--image", filepath.Join(dir, "none.jpg"), "--truth-camera", truth}, "--image"},
+		{[]string{"--image", junk, "--truth-camera", truth}, "unreadable image"},
+		{[]string{"--image", img, "--truth-camera", badTruth}, "--truth-camera"},
+		{[]string{"--image", img, "--truth-camera", truth, "--seats", "90,north"}, `seat 1: "north" is not an angle`},
+		{[]string{"--image", img, "--truth-camera", truth, "--cell-model", dir}, "--cell-model"},
+		{[]string{"--image", img, "--truth-camera", truth, "--cell-model", dir, "--classical"}, "exclude each other"},
+		{[]string{"--image", img, "--truth-camera", truth, "--card-model", junk}, "--card-model"},
+	} {
+		_, code, msg := run(t, "", append([]string{"vision", "detect"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, msg)
+		assert.Contains(t, msg, tc.want, "%v", tc.args)
+	}
+}
+
+// TestVisionBenchJSON benches three stills copied to a folder and checks
+// the report's keys and that it counts what the truth holds.
+func TestVisionBenchJSON(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"0007", "0021", "0034"} {
+		for _, p := range []string{"still_" + n + ".jpg", "still_" + n + ".json"} {
+			data, err := os.ReadFile(filepath.Join(stills, p))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, p), data, 0o644))
+		}
+	}
+	out, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json")
+	require.Equal(t, 0, code, msg)
+	var rep map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	for _, k := range []string{"card_found", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "ms_per_frame_median"} {
+		assert.Contains(t, rep, k)
+	}
+	var frames int
+	require.NoError(t, json.Unmarshal(rep["frames"], &frames))
+	assert.Equal(t, 3, frames)
+	var found struct{ Right, Total int }
+	require.NoError(t, json.Unmarshal(rep["card_found"], &found))
+	assert.Equal(t, 9, found.Total, "4 + 2 + 3 cards in the three truths")
+
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", t.TempDir())
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "no image with a truth file")
+	_, code, msg = run(t, "", "vision", "bench")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "--corpus is required")
+}

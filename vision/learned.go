@@ -1,0 +1,489 @@
+package vision
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sync"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
+)
+
+// The learned cell reader. For every cell and every height h of 1..6 the
+// image is sampled where the top face of a stack h high would be: a face
+// patch (faceSide² points over 1.2 die edges, colour under the card's
+// white light), a context patch around it (ctxSide² points over 2.4 die
+// edges), the level shares of the classical reader, which way and how far
+// the face slides per level in the image, and h. The top network says
+// whether a top face is there and of which material (class 0: none, then
+// W, R, S, G); the height is the level it is surest of. The pip network
+// reads the chosen face warped to pipSide² grey points.
+const (
+	faceSide = 12
+	ctxSide  = 8
+	pipSide  = 16
+
+	faceSpan = 1.2 // die edges the face patch spans
+	ctxSpan  = 2.4
+	pipSpan  = 0.94
+
+	faceLen = faceSide * faceSide * 3
+	ctxLen  = ctxSide * ctxSide * 3
+	// TopInputs is the length of a top network's input vector: face and
+	// context patches, 7 level shares, slide (du, dv), face size, one-hot h.
+	TopInputs = faceLen + ctxLen + (MaxStack + 1) + 3 + MaxStack
+	// PipInputs is the length of a pip network's input vector.
+	PipInputs = pipSide * pipSide
+)
+
+// topMaterials is the order of the top network's material classes (class
+// i+1 is topMaterials[i]; class 0 is "no top face here"; HandClass is "a
+// hand covers the cell").
+const topMaterials = "WRSG"
+
+// HandClass is the top network's class for a cell a hand covers; TopClasses
+// is how many classes it has.
+const (
+	HandClass  = len(topMaterials) + 1
+	TopClasses = HandClass + 1
+)
+
+// colourAt is the frame's colour at a point, bilinear, under the card's
+// white light: each channel times its gain, over the white level.
+func (f *frame) colourAt(x, y float64, bg *background) (b, g, r float32) {
+	if x < 0 || y < 0 || x > float64(f.w-1) || y > float64(f.h-1) {
+		return 0, 0, 0
+	}
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, f.w-1), min(y0+1, f.h-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	i00, i10 := (y0*f.w+x0)*3, (y0*f.w+x1)*3
+	i01, i11 := (y1*f.w+x0)*3, (y1*f.w+x1)*3
+	var c [3]float32
+	for k := 0; k < 3; k++ {
+		v := (1-fy)*((1-fx)*float64(f.bgr[i00+k])+fx*float64(f.bgr[i10+k])) +
+			fy*((1-fx)*float64(f.bgr[i01+k])+fx*float64(f.bgr[i11+k]))
+		c[k] = float32(v * bg.gain[k] / bg.white)
+	}
+	return c[0], c[1], c[2]
+}
+
+// topFeatures fills x (TopInputs long) for a stack h high on cell (row,
+// col), given the cell's level shares (index 1..MaxStack+1).
+func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col, h int, shares *[MaxStack + 2]float64, x []float32) {
+	m := d.opts.Model
+	cu, cv := m.CellCenter(row, col)
+	z := m.CardThickness + float64(h)*m.Die
+	patch := func(side int, span float64, out []float32) {
+		k := 0
+		for i := 0; i < side; i++ {
+			v := cv + (float64(i)+0.5-float64(side)/2)/float64(side)*span*m.Die
+			for j := 0; j < side; j++ {
+				u := cu + (float64(j)+0.5-float64(side)/2)/float64(side)*span*m.Die
+				var b, g, r float32
+				if px, py, ok := cam.Project(p.at(u, v, z)); ok {
+					b, g, r = d.img.colourAt(px, py, bg)
+				}
+				out[k], out[k+1], out[k+2] = b, g, r
+				k += 3
+			}
+		}
+	}
+	patch(faceSide, faceSpan, x[:faceLen])
+	patch(ctxSide, ctxSpan, x[faceLen:faceLen+ctxLen])
+	o := faceLen + ctxLen
+	for k := 1; k <= MaxStack+1; k++ {
+		x[o] = float32(shares[k])
+		o++
+	}
+	// How the face moves in the image per level, in card axes and face
+	// sizes, and how big it is (pixels per die edge, over 40).
+	du, dv, size := d.levelSlide(cam, p, cu, cv, z)
+	x[o], x[o+1], x[o+2] = float32(du), float32(dv), float32(size/40)
+	o += 3
+	for k := 1; k <= MaxStack; k++ {
+		x[o] = 0
+		if k == h {
+			x[o] = 1
+		}
+		o++
+	}
+}
+
+// levelSlide says how the top face's centre moves in the image when the
+// stack grows by one die, expressed along the card's u and v axes as seen
+// in the image, in face sizes, and how many pixels a die edge spans there.
+func (d *Detector) levelSlide(cam Camera, p cardPose, cu, cv, z float64) (du, dv, size float64) {
+	m := d.opts.Model
+	x0, y0, ok0 := cam.Project(p.at(cu, cv, z))
+	x1, y1, ok1 := cam.Project(p.at(cu, cv, z+m.Die))
+	xu, yu, ok2 := cam.Project(p.at(cu+m.Die, cv, z))
+	xv, yv, ok3 := cam.Project(p.at(cu, cv+m.Die, z))
+	if !ok0 || !ok1 || !ok2 || !ok3 {
+		return 0, 0, 0
+	}
+	// Solve [eu ev] (du dv)ᵀ = shift for the image's u and v edge vectors.
+	eux, euy, evx, evy := xu-x0, yu-y0, xv-x0, yv-y0
+	det := eux*evy - evx*euy
+	if math.Abs(det) < 1e-9 {
+		return 0, 0, 0
+	}
+	sx, sy := x1-x0, y1-y0
+	du = (sx*evy - evx*sy) / det
+	dv = (eux*sy - sx*euy) / det
+	size = math.Sqrt(math.Abs(det))
+	return du, dv, size
+}
+
+// pipFeatures fills x (PipInputs long) with the top face of a stack h high
+// on cell (row, col), grey, zero mean and unit variance.
+func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []float32) {
+	m := d.opts.Model
+	cu, cv := m.CellCenter(row, col)
+	z := m.CardThickness + float64(h)*m.Die
+	k := 0
+	var sum float64
+	for i := 0; i < pipSide; i++ {
+		v := cv + (float64(i)+0.5-pipSide/2.0)/pipSide*pipSpan*m.Die
+		for j := 0; j < pipSide; j++ {
+			u := cu + (float64(j)+0.5-pipSide/2.0)/pipSide*pipSpan*m.Die
+			var g float64
+			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
+				g = d.img.gray(px, py)
+			}
+			x[k] = float32(g)
+			sum += g
+			k++
+		}
+	}
+	normalise(x[:PipInputs])
+}
+
+// normalise scales x to zero mean and unit variance (a flat patch stays 0).
+func normalise(x []float32) {
+	var s, s2 float64
+	for _, v := range x {
+		s += float64(v)
+		s2 += float64(v) * float64(v)
+	}
+	n := float64(len(x))
+	mean := s / n
+	sd := math.Sqrt(math.Max(s2/n-mean*mean, 0))
+	if sd < 1 {
+		sd = 1
+	}
+	for i, v := range x {
+		x[i] = float32((float64(v) - mean) / sd)
+	}
+}
+
+// dihedral maps centred grid coordinates by one of the 8 symmetries of the
+// square: k&3 quarter turns, then a transpose if k&4.
+func dihedral(k int, x, y float64) (float64, float64) {
+	for i := 0; i < k&3; i++ {
+		x, y = -y, x
+	}
+	if k&4 != 0 {
+		x, y = y, x
+	}
+	return x, y
+}
+
+// transformPatch rewrites a side² patch of ch channels in place by the
+// symmetry k, using tmp (same length) as scratch.
+func transformPatch(p, tmp []float32, side, ch, k int) {
+	copy(tmp, p)
+	c := float64(side-1) / 2
+	for i := 0; i < side; i++ {
+		for j := 0; j < side; j++ {
+			x, y := dihedral(k, float64(j)-c, float64(i)-c)
+			jj, ii := int(math.Round(x+c)), int(math.Round(y+c))
+			copy(p[(ii*side+jj)*ch:(ii*side+jj+1)*ch], tmp[(i*side+j)*ch:(i*side+j+1)*ch])
+		}
+	}
+}
+
+// AugmentTop applies a random symmetry of the square to a top-network
+// input: both patches and the slide direction turn together, as if the
+// world were turned or mirrored.
+func AugmentTop(x []float32, rng *rand.Rand) {
+	turnTop(x, rng.IntN(8))
+}
+
+// AugmentCell applies one random symmetry of the square to every level of
+// a height network's input.
+func AugmentCell(x []float32, rng *rand.Rand) {
+	k := rng.IntN(8)
+	for h := 0; h < MaxStack; h++ {
+		turnTop(x[h*TopInputs:(h+1)*TopInputs], k)
+	}
+}
+
+// turnTop turns one top-network input by the symmetry k.
+func turnTop(x []float32, k int) {
+	if k == 0 {
+		return
+	}
+	var tmp [faceLen]float32
+	transformPatch(x[:faceLen], tmp[:faceLen], faceSide, 3, k)
+	transformPatch(x[faceLen:faceLen+ctxLen], tmp[:ctxLen], ctxSide, 3, k)
+	o := faceLen + ctxLen + MaxStack + 1
+	du, dv := dihedral(k, float64(x[o]), float64(x[o+1]))
+	x[o], x[o+1] = float32(du), float32(dv)
+}
+
+// AugmentPips applies a random symmetry of the square to a pip patch (a
+// die's value does not change when it is turned or seen mirrored).
+func AugmentPips(x []float32, rng *rand.Rand) {
+	var tmp [PipInputs]float32
+	transformPatch(x, tmp[:], pipSide, 1, rng.IntN(8))
+}
+
+// cardFeatures holds, for every cell and every height 1..MaxStack, the
+// inputs of the top and pip networks.
+type cardFeatures struct {
+	top  [3][2][MaxStack][]float32
+	pips [3][2][MaxStack][]float32
+}
+
+func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *[3][2][MaxStack + 2]float64) *cardFeatures {
+	m := d.opts.Model
+	f := &cardFeatures{}
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			for h := 1; h <= MaxStack; h++ {
+				f.top[r][col][h-1] = make([]float32, TopInputs)
+				d.topFeatures(cam, p, bg, r, col, h, &shares[r][col], f.top[r][col][h-1])
+				f.pips[r][col][h-1] = make([]float32, PipInputs)
+				d.pipFeatures(cam, p, r, col, h, f.pips[r][col][h-1])
+			}
+		}
+	}
+	return f
+}
+
+// readLearned reads every cell of a card with the networks: for each
+// height, how sure the top network is that a top face lies there; the
+// surest height wins if it is surer than not, else the cell is empty.
+func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][2][MaxStack + 2]float64) {
+	m := d.opts.Model
+	var probs [MaxStack][TopClasses]float32
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			var dec Decision
+			if d.height != nil {
+				for h := 1; h <= MaxStack; h++ {
+					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
+				}
+				d.height.Predict(d.cellX, d.heightScratch, d.heightP)
+				dec = DecideHeight(d.heightP)
+				if dec.Height > 0 {
+					d.top.Predict(d.cellX[(dec.Height-1)*TopInputs:dec.Height*TopInputs], d.topScratch, probs[0][:])
+					dec.setMaterial(&probs[0])
+				}
+			} else {
+				for h := 1; h <= MaxStack; h++ {
+					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.topX)
+					d.top.Predict(d.topX, d.topScratch, probs[h-1][:])
+				}
+				dec = DecideCell(&probs)
+			}
+			if dec.Occluded {
+				// A hand covers the cell: say so rather than guess.
+				c.Cells[r][col] = &Cell{Occluded: true, Confidence: dec.Confidence}
+				c.Occluded = true
+				continue
+			}
+			if dec.Height == 0 {
+				continue
+			}
+			bestH := dec.Height
+			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
+			d.pips.Predict(d.pipX, d.pipScratch, d.pipP)
+			pi, pp := 0, d.pipP[0]
+			for k := 1; k < len(d.pipP); k++ {
+				if d.pipP[k] > pp {
+					pi, pp = k, d.pipP[k]
+				}
+			}
+			cell := &Cell{Height: bestH, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
+			cell.Top = string([]byte{cell.Material, byte('1' + pi)})
+			cell.Confidence = math.Min(dec.Confidence, float64(pp))
+			c.Cells[r][col] = cell
+		}
+	}
+}
+
+// useNetworks makes the detector read cells with the given networks.
+func (d *Detector) useNetworks(top, pips *mlp.Net) error {
+	if top.Inputs() != TopInputs || top.Outputs() != TopClasses {
+		return fmt.Errorf("vision: top network takes %d inputs to %d classes, want %d to %d", top.Inputs(), top.Outputs(), TopInputs, TopClasses)
+	}
+	if pips.Inputs() != PipInputs || pips.Outputs() != 6 {
+		return fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", pips.Inputs(), pips.Outputs(), PipInputs)
+	}
+	d.top, d.pips = top, pips
+	d.topScratch, d.pipScratch = top.NewScratch(), pips.NewScratch()
+	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, PipInputs)
+	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
+	return nil
+}
+
+func loadNet(path string) (*mlp.Net, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := mlp.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// The networks built in: trained by vision/celltrain on renders that the
+// bench never sees (see vision/model/README.md).
+//
+//go:embed model/top.mlp
+var builtinTop []byte
+
+//go:embed model/pips.mlp
+var builtinPips []byte
+
+//go:embed model/height.mlp
+var builtinHeight []byte
+
+// builtinNetworks decodes the built-in networks once: top, pips, height.
+var builtinNetworks = sync.OnceValues(func() (*[3]*mlp.Net, error) {
+	var nets [3]*mlp.Net
+	for i, f := range []struct {
+		name string
+		data []byte
+	}{{"top", builtinTop}, {"pip", builtinPips}, {"height", builtinHeight}} {
+		n, err := mlp.Unmarshal(f.data)
+		if err != nil {
+			return nil, fmt.Errorf("vision: built-in %s network: %w", f.name, err)
+		}
+		nets[i] = n
+	}
+	return &nets, nil
+})
+
+// Decision is what the top network's outputs at the six levels of a cell
+// say: a hand covers it, or it is empty (Height 0), or a stack Height high
+// stands on it with a top die of Material.
+type Decision struct {
+	Occluded   bool
+	Height     int
+	Material   byte
+	HeightConf float64 // the chosen level's share of the top-face belief
+	Confidence float64 // the least sure of occupancy, height and material
+}
+
+// DecideCell turns the top network's class probabilities at levels 1..6
+// into a reading. The hand class averaged over the levels above 1/2 flags
+// the cell. Otherwise the belief that a top face lies at level h is
+// s(h) = 1 - P(none) - P(hand); the cell is occupied when the beliefs add
+// up to more than 1/2 (a stack's face can be believed at two neighbouring
+// levels at once), and the stack is as high as the level believed most.
+func DecideCell(p *[MaxStack][TopClasses]float32) Decision {
+	var hand, sum, best float64
+	bestH := 0
+	for h := 1; h <= MaxStack; h++ {
+		q := &p[h-1]
+		hand += float64(q[HandClass]) / MaxStack
+		s := math.Max(0, 1-float64(q[0])-float64(q[HandClass]))
+		sum += s
+		if s > best {
+			best, bestH = s, h
+		}
+	}
+	if hand > 0.5 {
+		return Decision{Occluded: true, Confidence: hand}
+	}
+	occ := math.Min(sum, 1)
+	if occ <= 0.5 || bestH == 0 {
+		return Decision{Confidence: 1 - occ}
+	}
+	q := &p[bestH-1]
+	mi := 1
+	for k := 2; k <= len(topMaterials); k++ {
+		if q[k] > q[mi] {
+			mi = k
+		}
+	}
+	hc := best / sum
+	return Decision{
+		Height: bestH, Material: topMaterials[mi-1], HeightConf: hc,
+		Confidence: math.Min(occ, math.Min(hc, float64(q[mi])/best)),
+	}
+}
+
+// CellInputs is the length of the height network's input: the top
+// network's inputs at every level, level 1 first. HeightClasses are its
+// classes: empty, heights 1..MaxStack, a hand covers the cell.
+const (
+	CellInputs    = MaxStack * TopInputs
+	HeightClasses = MaxStack + 2
+	HeightHand    = MaxStack + 1
+)
+
+// DecideHeight reads the height network's probabilities: a hand if that is
+// more likely than not, else the likeliest of empty and the heights, with
+// its probability as the confidence.
+func DecideHeight(p []float32) Decision {
+	if p[HeightHand] > 0.5 {
+		return Decision{Occluded: true, Confidence: float64(p[HeightHand])}
+	}
+	k := 0
+	for i := 0; i < HeightHand; i++ {
+		if p[i] > p[k] {
+			k = i
+		}
+	}
+	switch k {
+	case 0:
+		return Decision{Confidence: float64(p[0])}
+	}
+	return Decision{Height: k, HeightConf: float64(p[k]), Confidence: float64(p[k])}
+}
+
+// setMaterial takes the top die's material from the top network's
+// probabilities at the chosen level.
+func (dec *Decision) setMaterial(q *[TopClasses]float32) {
+	mi := 1
+	for k := 2; k <= len(topMaterials); k++ {
+		if q[k] > q[mi] {
+			mi = k
+		}
+	}
+	var sum float32
+	for k := 1; k <= len(topMaterials); k++ {
+		sum += q[k]
+	}
+	dec.Material = topMaterials[mi-1]
+	if sum > 0 {
+		dec.Confidence = math.Min(dec.Confidence, float64(q[mi]/sum))
+	}
+}
+
+// useHeightNetwork makes the detector choose heights with a cell-level
+// network instead of the top network's level-by-level beliefs.
+func (d *Detector) useHeightNetwork(n *mlp.Net) error {
+	if n.Inputs() != CellInputs || n.Outputs() != HeightClasses {
+		return fmt.Errorf("vision: height network takes %d inputs to %d classes, want %d to %d", n.Inputs(), n.Outputs(), CellInputs, HeightClasses)
+	}
+	d.height, d.heightScratch = n, n.NewScratch()
+	d.cellX, d.heightP = make([]float32, CellInputs), make([]float32, HeightClasses)
+	return nil
+}
+
+// MaterialAt is the likeliest top-die material in the top network's
+// probabilities at one level.
+func MaterialAt(q *[TopClasses]float32) byte {
+	var dec Decision
+	dec.setMaterial(q)
+	return dec.Material
+}

@@ -1,0 +1,235 @@
+package vision
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gocv.io/x/gocv"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
+)
+
+func TestDihedralIsTheSquaresEightSymmetries(t *testing.T) {
+	seen := map[[2]float64]bool{}
+	for k := 0; k < 8; k++ {
+		x, y := dihedral(k, 1, 2)
+		seen[[2]float64{x, y}] = true
+		// every symmetry keeps lengths
+		assert.InDelta(t, math.Hypot(1, 2), math.Hypot(x, y), 1e-12)
+	}
+	assert.Len(t, seen, 8, "eight different images of (1, 2)")
+	// a patch transformed is a permutation of its pixels
+	for k := 0; k < 8; k++ {
+		p := make([]float32, 5*5)
+		for i := range p {
+			p[i] = float32(i)
+		}
+		transformPatch(p, make([]float32, len(p)), 5, 1, k)
+		got := map[float32]bool{}
+		for _, v := range p {
+			got[v] = true
+		}
+		assert.Len(t, got, 25, "symmetry %d loses no pixel", k)
+	}
+}
+
+// AugmentTop must turn the patches and the slide direction together: a
+// bright pixel placed on the face patch in the slide's direction stays in
+// the slide's direction whatever symmetry is drawn.
+func TestAugmentTopTurnsPatchesAndSlideTogether(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 40; trial++ {
+		x := make([]float32, TopInputs)
+		// marker at column 10, row 3 of the 12x12 face patch: offset
+		// (+4.5, -2.5) from the centre; the slide points the same way
+		j, i := 10, 3
+		x[(i*faceSide+j)*3] = 1
+		o := faceLen + ctxLen + MaxStack + 1
+		c := float64(faceSide-1) / 2
+		x[o], x[o+1] = float32((float64(j)-c)/10), float32((float64(i)-c)/10)
+		AugmentTop(x, rng)
+		var mi, mj int
+		found := 0
+		for k := 0; k < faceSide*faceSide; k++ {
+			if x[3*k] == 1 {
+				mi, mj = k/faceSide, k%faceSide
+				found++
+			}
+		}
+		require.Equal(t, 1, found)
+		assert.InDelta(t, (float64(mj)-c)/10, float64(x[o]), 1e-6)
+		assert.InDelta(t, (float64(mi)-c)/10, float64(x[o+1]), 1e-6)
+	}
+}
+
+func TestBuiltinNetworksFitTheReader(t *testing.T) {
+	nets, err := builtinNetworks()
+	require.NoError(t, err)
+	assert.Equal(t, TopInputs, nets[0].Inputs())
+	assert.Equal(t, TopClasses, nets[0].Outputs())
+	assert.Equal(t, PipInputs, nets[1].Inputs())
+	assert.Equal(t, 6, nets[1].Outputs())
+	assert.Equal(t, CellInputs, nets[2].Inputs())
+	assert.Equal(t, HeightClasses, nets[2].Outputs())
+}
+
+func TestUseNetworkFilesRejectsBadFiles(t *testing.T) {
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.mlp")
+	require.NoError(t, os.WriteFile(garbage, []byte("not a network"), 0o644))
+	small, _ := mlp.New([]int{3, 4, 2}, 1)
+	b, _ := small.MarshalBinary()
+	wrong := filepath.Join(dir, "wrong.mlp")
+	require.NoError(t, os.WriteFile(wrong, b, 0o644))
+
+	err := d.UseNetworkFiles(filepath.Join(dir, "missing.mlp"), garbage)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	err = d.UseNetworkFiles(garbage, garbage)
+	assert.ErrorIs(t, err, mlp.ErrFormat)
+	assert.ErrorContains(t, err, "garbage.mlp")
+	err = d.UseNetworkFiles(wrong, wrong)
+	assert.ErrorContains(t, err, "top network takes 3 inputs")
+	assert.Nil(t, d.top, "a refused network is not used")
+}
+
+// TrainingCells must pair each cell's features with that cell's truth.
+func TestTrainingCellsFollowTheTruth(t *testing.T) {
+	const seq = "testdata/synth/sequences/round2_p2"
+	files, _ := filepath.Glob(filepath.Join(seq, "frame_*.json"))
+	require.NotEmpty(t, files)
+	last := files[len(files)-1] // the round built: most cells occupied
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	cells, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	require.NotEmpty(t, cells)
+	var truth truthFile
+	data, _ := os.ReadFile(last)
+	require.NoError(t, jsonUnmarshal(data, &truth))
+	occupied := 0
+	for _, c := range cells {
+		var building [][]string
+		for _, tc := range truth.Cards {
+			if tc.Seat == c.Seat {
+				building = tc.Building
+			}
+		}
+		require.NotNil(t, building, "seat %d is in the truth", c.Seat)
+		dice := strings.Fields(building[c.Row][c.Col])
+		assert.Equal(t, len(dice), c.Height, "seat %d r%dc%d", c.Seat, c.Row+1, c.Col+1)
+		if c.Height > 0 {
+			occupied++
+			top := dice[len(dice)-1]
+			assert.Equal(t, top[0], c.Material)
+			assert.Equal(t, int(top[1]-'0'), c.PipsTop)
+			assert.Equal(t, 1+strings.IndexByte(topMaterials, c.Material), c.TopClass(c.Height))
+		}
+		for h := 1; h <= MaxStack; h++ {
+			assert.Len(t, c.Top[h-1], TopInputs)
+			assert.Len(t, c.Pips[h-1], PipInputs)
+			if h != c.Height && c.Hand == 0 {
+				assert.Zero(t, c.TopClass(h))
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, occupied, 4, "two players' buildings")
+	_, err = d.TrainingCells(filepath.Join(t.TempDir(), "none.json"))
+	assert.Error(t, err)
+}
+
+func TestPipFeaturesAreNormalised(t *testing.T) {
+	x := []float32{10, 10, 10, 30}
+	normalise(x)
+	var s float32
+	for _, v := range x {
+		s += v
+	}
+	assert.InDelta(t, 0, s, 1e-5)
+	assert.InDelta(t, math.Sqrt(3), float64(x[3]), 1e-5)
+	flat := []float32{5, 5, 5}
+	normalise(flat)
+	assert.Equal(t, []float32{0, 0, 0}, flat, "a flat patch stays flat")
+}
+
+// BenchmarkDetectClassical is BenchmarkDetect with the hand-written cell
+// reader, to show what the networks cost.
+func BenchmarkDetectClassical(b *testing.B) {
+	path, cam := fourCardFrame(b)
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	defer img.Close()
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Detect(img, cam); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestDecideCell(t *testing.T) {
+	var p [MaxStack][TopClasses]float32
+	none := func() {
+		for h := range p {
+			p[h] = [TopClasses]float32{}
+			p[h][0] = 1
+		}
+	}
+	none()
+	d := DecideCell(&p)
+	assert.Zero(t, d.Height, "nothing anywhere: empty")
+	assert.False(t, d.Occluded)
+	assert.InDelta(t, 1, d.Confidence, 1e-9)
+
+	// a green top face believed at level 3, a little at level 4
+	none()
+	p[2] = [TopClasses]float32{0.2, 0.05, 0.7, 0.05, 0, 0}
+	p[3] = [TopClasses]float32{0.7, 0, 0.3, 0, 0, 0}
+	d = DecideCell(&p)
+	assert.Equal(t, 3, d.Height)
+	assert.Equal(t, byte('R'), d.Material)
+	assert.InDelta(t, 0.8/1.1, d.HeightConf, 1e-6)
+
+	// belief split over two levels still makes the cell occupied
+	none()
+	p[0] = [TopClasses]float32{0.6, 0.4, 0, 0, 0, 0}
+	p[1] = [TopClasses]float32{0.55, 0.45, 0, 0, 0, 0}
+	d = DecideCell(&p)
+	assert.Equal(t, 2, d.Height, "0.4 + 0.45 > 1/2: occupied, at the likelier level")
+	assert.Equal(t, byte('W'), d.Material)
+
+	// a hand over every level
+	for h := range p {
+		p[h] = [TopClasses]float32{0.2, 0, 0, 0, 0, 0.8}
+	}
+	d = DecideCell(&p)
+	assert.True(t, d.Occluded)
+	assert.InDelta(t, 0.8, d.Confidence, 1e-6)
+}
+
+func TestDecideHeight(t *testing.T) {
+	p := make([]float32, HeightClasses)
+	p[4] = 0.9
+	p[0] = 0.1
+	d := DecideHeight(p)
+	assert.Equal(t, 4, d.Height)
+	assert.InDelta(t, 0.9, d.Confidence, 1e-6)
+	var q [TopClasses]float32
+	q[4] = 0.6 // G
+	q[3] = 0.2
+	d.setMaterial(&q)
+	assert.Equal(t, byte('G'), d.Material)
+	assert.InDelta(t, 0.75, d.Confidence, 1e-6, "material share among the materials")
+	p[HeightHand] = 0.95
+	assert.True(t, DecideHeight(p).Occluded)
+	p[HeightHand], p[4], p[0] = 0, 0, 1
+	assert.Zero(t, DecideHeight(p).Height)
+}

@@ -1,0 +1,156 @@
+package vision
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// CellSample is one cell of a rendered image as the learned reader sees
+// it, with the truth: for every height 1..MaxStack the top network's input
+// (Top[h-1]) and the pip network's input (Pips[h-1]). Height 0 is an empty
+// cell. It is what vision/celltrain trains on.
+type CellSample struct {
+	Image           string
+	Seat, Row, Col  int
+	Height, PipsTop int
+	Material        byte
+	// Hand is the share of the cell's top a hand hides (0..1).
+	Hand float64
+	Top  [MaxStack][]float32
+	Pips [MaxStack][]float32
+}
+
+// TrainingCells detects the image of a renderer truth file and returns
+// every cell of every card it found, matched to the truth by corners.
+func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
+	data, err := os.ReadFile(truthPath)
+	if err != nil {
+		return nil, err
+	}
+	var truth truthFile
+	if err := json.Unmarshal(data, &truth); err != nil || truth.Image == "" {
+		return nil, fmt.Errorf("%s: not a renderer truth file", truthPath)
+	}
+	cam, err := ParseTruthCamera(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", truthPath, err)
+	}
+	d.keepFeatures = true
+	defer func() { d.keepFeatures = false }()
+	res, err := d.DetectFile(filepath.Join(filepath.Dir(truthPath), truth.Image), cam)
+	if err != nil {
+		return nil, err
+	}
+	var out []CellSample
+	used := make([]bool, len(res.Cards))
+	for _, tc := range truth.Cards {
+		best, bestErr := -1, math.Inf(1)
+		for i, c := range res.Cards {
+			if used[i] || c.feats == nil {
+				continue
+			}
+			e := 0.0
+			for k := 0; k < 4; k++ {
+				e = math.Max(e, math.Hypot(c.Corners[k][0]-tc.CornersPx[k][0], c.Corners[k][1]-tc.CornersPx[k][1]))
+			}
+			if e < bestErr {
+				best, bestErr = i, e
+			}
+		}
+		if best < 0 || bestErr >= 60 {
+			continue
+		}
+		used[best] = true
+		f := res.Cards[best].feats
+		hand := map[[2]int]float64{}
+		for _, tcell := range tc.Cells {
+			hand[[2]int{tcell.Row, tcell.Col}] = tcell.Hand
+		}
+		for _, o := range tc.Occluded {
+			hand[o] = math.Max(hand[o], 1e-6)
+		}
+		for r := 0; r < 3 && r < len(tc.Building); r++ {
+			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
+				dice := strings.Fields(tc.Building[r][col])
+				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
+				if len(dice) > 0 {
+					top := dice[len(dice)-1]
+					if len(top) != 2 || !strings.ContainsRune(topMaterials, rune(top[0])) || top[1] < '1' || top[1] > '6' {
+						return nil, fmt.Errorf("%s: seat %d: bad die %q", truthPath, tc.Seat, top)
+					}
+					s.Material, s.PipsTop = top[0], int(top[1]-'0')
+				}
+				if s.Height > MaxStack {
+					return nil, fmt.Errorf("%s: seat %d: a stack of %d", truthPath, tc.Seat, s.Height)
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// HandCovered is the share of a cell's top a hand must hide for the cell
+// to count as covered: the top network learns to flag such cells, and the
+// bench counts whether it does.
+const HandCovered = 0.3
+
+// TopClass is the top network's class for a sample at height h: 0 where
+// no top face lies, 1 + the material's index where one does, HandClass
+// where a hand covers the cell; -1 where a hand hides a little of it (too
+// little to call covered, too much to learn from).
+func (s *CellSample) TopClass(h int) int {
+	switch {
+	case s.Hand >= HandCovered:
+		return HandClass
+	case s.Hand > 0:
+		return -1
+	}
+	if h != s.Height || s.Height == 0 {
+		return 0
+	}
+	return 1 + strings.IndexByte(topMaterials, s.Material)
+}
+
+// UseNetworkFiles makes the detector read cells with the networks in two
+// model files (vision/celltrain writes them), instead of its built-in ones.
+func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
+	top, err := loadNet(topPath)
+	if err != nil {
+		return err
+	}
+	pips, err := loadNet(pipsPath)
+	if err != nil {
+		return err
+	}
+	if err := d.useNetworks(top, pips); err != nil {
+		return err
+	}
+	// a height network beside them is used if there is one
+	hp := filepath.Join(filepath.Dir(topPath), "height.mlp")
+	if _, err := os.Stat(hp); err == nil {
+		h, err := loadNet(hp)
+		if err != nil {
+			return err
+		}
+		return d.useHeightNetwork(h)
+	}
+	d.height = nil
+	return nil
+}
+
+// HeightClass is the height network's class for the sample: 0 empty, the
+// height, HeightHand where a hand covers it; -1 where a hand hides a little.
+func (s *CellSample) HeightClass() int {
+	switch {
+	case s.Hand >= HandCovered:
+		return HeightHand
+	case s.Hand > 0:
+		return -1
+	}
+	return s.Height
+}
