@@ -3,6 +3,7 @@ package vision
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -115,4 +116,42 @@ func BenchmarkDetect(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestNoGrowthAcrossFrames reads many frames with one detector and checks
+// that neither the Go heap in use nor the allocations per frame grow: the
+// detector's buffers are reused, so a long session (a store's demo table
+// runs all day) must not creep. Mats are checked by the matprofile run.
+func TestNoGrowthAcrossFrames(t *testing.T) {
+	path, cam := fourCardFrame(t)
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	require.False(t, img.Empty(), "cannot read %s", path)
+	defer img.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	detect := func() {
+		if _, err := d.Detect(img, cam); err != nil {
+			t.Fatal(err)
+		}
+	}
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	for range 10 { // warm up: buffers reach their size
+		detect()
+	}
+	first := testing.AllocsPerRun(20, detect)
+	before := heap()
+	for range 200 {
+		detect()
+	}
+	after := heap()
+	last := testing.AllocsPerRun(20, detect)
+	t.Logf("allocs per frame %.0f then %.0f; heap in use %d then %d bytes", first, last, before, after)
+	assert.LessOrEqual(t, last, first, "allocations per frame grew")
+	assert.Less(t, int64(after)-int64(before), int64(1<<20), "heap in use grew by over 1 MiB in 200 frames")
 }
