@@ -133,20 +133,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		rep.Frames++
 		used := make([]bool, len(res.Cards))
 		for _, tc := range truth.Cards {
-			// Match by corners: the detected card nearest the truth.
-			best, bestErr := -1, math.Inf(1)
-			for i, c := range res.Cards {
-				if used[i] {
-					continue
-				}
-				e := 0.0
-				for k := 0; k < 4; k++ {
-					e = math.Max(e, math.Hypot(c.Corners[k][0]-tc.CornersPx[k][0], c.Corners[k][1]-tc.CornersPx[k][1]))
-				}
-				if e < bestErr {
-					best, bestErr = i, e
-				}
-			}
+			best, bestErr := nearestCard(res.Cards, used, tc.CornersPx)
 			found := best >= 0 && bestErr < 60
 			rep.CardFound.add(found)
 			if len(tc.Occluded) == 0 {
@@ -283,4 +270,24 @@ func (d *Detector) timedDetect(path string, cam Camera) (Result, float64, error)
 	start := time.Now()
 	res, err := d.Detect(img, cam)
 	return res, float64(time.Since(start).Microseconds()) / 1000, err
+}
+
+// nearestCard matches a card of the truth to the detected cards not yet
+// used: the one whose farthest corner is nearest the truth's, and that
+// distance in pixels (-1 and +Inf when none is left).
+func nearestCard(cards []Card, used []bool, corners [4][2]float64) (int, float64) {
+	best, bestErr := -1, math.Inf(1)
+	for i, c := range cards {
+		if used[i] {
+			continue
+		}
+		e := 0.0
+		for k := 0; k < 4; k++ {
+			e = math.Max(e, math.Hypot(c.Corners[k][0]-corners[k][0], c.Corners[k][1]-corners[k][1]))
+		}
+		if e < bestErr {
+			best, bestErr = i, e
+		}
+	}
+	return best, bestErr
 }

@@ -47,20 +47,11 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	}
 	var out []CellSample
 	used := make([]bool, len(res.Cards))
+	for i, c := range res.Cards {
+		used[i] = c.feats == nil // nothing to learn from
+	}
 	for _, tc := range truth.Cards {
-		best, bestErr := -1, math.Inf(1)
-		for i, c := range res.Cards {
-			if used[i] || c.feats == nil {
-				continue
-			}
-			e := 0.0
-			for k := 0; k < 4; k++ {
-				e = math.Max(e, math.Hypot(c.Corners[k][0]-tc.CornersPx[k][0], c.Corners[k][1]-tc.CornersPx[k][1]))
-			}
-			if e < bestErr {
-				best, bestErr = i, e
-			}
-		}
+		best, bestErr := nearestCard(res.Cards, used, tc.CornersPx)
 		if best < 0 || bestErr >= 60 {
 			continue
 		}
