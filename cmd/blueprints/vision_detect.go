@@ -41,7 +41,7 @@ confidence, so a person can see why.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bindFlags(v, cmd)
-			return runVisionDetect(cmd.OutOrStdout(), v)
+			return runVisionDetect(cmd.OutOrStdout(), cmd.ErrOrStderr(), v)
 		},
 	}
 	f := cmd.Flags()
@@ -138,7 +138,7 @@ func toDetectJSON(image string, res vision.Result) detectJSON {
 	return out
 }
 
-func runVisionDetect(w io.Writer, v *viper.Viper) error {
+func runVisionDetect(w, errW io.Writer, v *viper.Viper) error {
 	img, truth := v.GetString("image"), v.GetString("truth-camera")
 	if img == "" {
 		return &exitError{code: 2, msg: "blueprints vision detect: --image is required"}
@@ -166,7 +166,7 @@ func runVisionDetect(w io.Writer, v *viper.Viper) error {
 		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(img), filepath.Ext(img))+".debug.png")
 		res, err = d.DebugImage(img, cam, out)
 		if err == nil {
-			fmt.Fprintf(os.Stderr, "blueprints vision detect: wrote %s\n", out)
+			fmt.Fprintf(errW, "blueprints vision detect: wrote %s\n", out)
 		}
 	} else {
 		res, err = d.DetectFile(img, cam)

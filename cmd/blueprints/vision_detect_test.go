@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,8 +25,14 @@ func still(n string) (img, truth string) {
 func TestVisionDetectJSON(t *testing.T) {
 	img, truth := still("0007")
 	debug := t.TempDir()
-	out, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--debug-out", debug)
-	require.Equal(t, 0, code, msg)
+	root := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--debug-out", debug})
+	require.NoError(t, root.Execute())
+	out := stdout.String()
+	assert.Contains(t, stderr.String(), "wrote "+filepath.Join(debug, "still_0007.debug.png"), "the debug image is announced on stderr, not in the JSON")
 	var got struct {
 		Cards []struct {
 			Seat    int           `json:"seat"`
@@ -73,7 +80,7 @@ func TestVisionDetectJSON(t *testing.T) {
 	assert.Greater(t, st.Size(), int64(10000))
 
 	// --seats turns the seating: the card that faced seat 0 now faces seat 2.
-	out, code, msg = run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--seats", "-90,180,90,0")
+	out, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json", "--seats", "-90,180,90,0")
 	require.Equal(t, 0, code, msg)
 	var turned struct {
 		Cards []struct {
