@@ -5,11 +5,11 @@ package vision
 // fails below these.
 const (
 	minCardFound          = 0.98
-	minOccupancy          = 0.975
-	minHeight             = 0.91
-	minMaterial           = 0.92
-	minPips               = 0.89
-	minStack              = 0.85
-	minHandFlagged        = 0.79
+	minOccupancy          = 0.98
+	minHeight             = 0.915
+	minMaterial           = 0.935
+	minPips               = 0.91
+	minStack              = 0.87
+	minHandFlagged        = 0.78
 	minNotFalselyOccluded = 0.99
 )
