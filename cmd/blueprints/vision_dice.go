@@ -37,9 +37,11 @@ func newVisionDiceCmd(v *viper.Viper) *cobra.Command {
       only the source photos the model never saw in training.
 
 --method classic uses the classical blob-counting baseline instead of the
-trained model; --model FILE loads another model file; --passes N averages
-the model over N views of each die (1, or 2: the die and its mirror image,
-the default).`,
+trained model; --model FILE loads another model file (one network or an
+ensemble); --passes N averages the model over N views of each box (1, the
+default, or 2: the die and its mirror image, a little better and twice as
+slow); --boxes N reads N placements of each box (1: as given, or 3: also
+moved up and down a little, the default).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bindFlags(v, cmd)
@@ -53,7 +55,8 @@ the default).`,
 	f.String("folds", "heldout", "with --dataset: heldout, all, or fold numbers 0-4 separated by commas")
 	f.String("method", "cnn", "cnn (the trained reader) or classic (blob-counting baseline)")
 	f.String("model", "", "model file for --method cnn (default: the one built in)")
-	f.Int("passes", 0, "views averaged per die for --method cnn: 1 or 2 (0: the reader's default)")
+	f.Int("passes", 0, "views averaged per box for --method cnn: 1 or 2 (0: the reader's default)")
+	f.Int("boxes", 0, "box placements read per die for --method cnn: 1 or 3 (0: the reader's default)")
 	f.Bool("json", false, "print JSON")
 	return cmd
 }
@@ -73,6 +76,12 @@ func newDieReader(v *viper.Viper) (*dieReader, error) {
 			opt.Passes = p
 		default:
 			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision dice: --passes %d: want 1 or 2", p)}
+		}
+		switch b := v.GetInt("boxes"); b {
+		case 0, 1, 3:
+			opt.Boxes = b
+		default:
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision dice: --boxes %d: want 1 or 3", b)}
 		}
 		if path := v.GetString("model"); path != "" {
 			b, err := os.ReadFile(path)

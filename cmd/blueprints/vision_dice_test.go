@@ -79,6 +79,7 @@ func TestVisionDiceErrors(t *testing.T) {
 		"bad method":         {[]string{"--image", img, "--yolo", labels, "--method", "magic"}, "--method"},
 		"bad model":          {[]string{"--image", img, "--yolo", labels, "--model", notImage}, "model"},
 		"bad passes":         {[]string{"--image", img, "--yolo", labels, "--passes", "3"}, "--passes"},
+		"bad boxes":          {[]string{"--image", img, "--yolo", labels, "--boxes", "2"}, "--boxes"},
 		"dataset not a set":  {[]string{"--dataset", dir}, "--dataset"},
 		"bad folds":          {[]string{"--dataset", diceData, "--folds", "7"}, "--folds"},
 		"stray argument":     {[]string{"extra"}, "unknown command"},

@@ -12,8 +12,11 @@
 // How it reads: the box is shrunk (area averaging) to a small grey patch
 // normalised to zero mean and unit variance, and a small convolutional
 // network (pure Go, internal/cnn, model file model/pips.cnn embedded at build
-// time) gives the probability of each value; by default the patch and its
-// mirror image are averaged (Options.Passes). The network was trained by
+// time; the file may hold an ensemble of several networks) gives the
+// probability of each value. The answers are averaged over every network
+// and over three placements of the box: as given and moved up and down by
+// 5 % of its height (Options.Boxes); Options.Passes adds mirror images. The
+// networks were trained by
 // vision/dice/train (`make dice-model`, seeded, one core) on the real-photo
 // data set ../shared/datasets/dice-real with fresh random views of every die
 // each epoch: mirror images, small turns, loose and shifted boxes, gamma,

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"image"
+	"math"
 	"os"
 
 	"gocv.io/x/gocv"
@@ -12,7 +13,9 @@ import (
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
 )
 
-// The committed model, trained by `make dice-model` (vision/dice/train).
+// The committed model, trained by `make dice-model` (vision/dice/train): one
+// network or an ensemble of several (cnn.MarshalEnsemble) whose answers are
+// averaged.
 //
 //go:embed model/pips.cnn
 var defaultModel []byte
@@ -25,26 +28,67 @@ type Reading struct {
 
 // Options configure a Reader. The zero value is the default.
 type Options struct {
-	// Model is a model file (as written by vision/dice/train). Empty means
+	// Model is a model file (as written by vision/dice/train: one network
+	// or an ensemble of networks, whose answers are averaged). Empty means
 	// the model compiled into the package.
 	Model []byte
 	// NoFlipAverage turns off averaging the model's answer over the patch
-	// and its mirror image (on by default: it costs a second pass and
-	// steadies the answer). It is the same as Passes: 1.
+	// and its mirror image. It is the same as Passes: 1, now the default
+	// (see DefaultPasses).
 	NoFlipAverage bool
 	// Passes is how many symmetries of the patch (turns and mirror
 	// images, which leave the pip count alone) the model's answer is
-	// averaged over: 1, 2, 4 or 8, each one more pass through the network.
+	// averaged over: 1, 2, 4 or 8, each one more pass through each network
+	// of the model.
 	// 0 means DefaultPasses. The committed model was trained on upright
 	// views (the top face of a die seen at an angle is the upper part of
 	// its box) and their mirror images only, so 4 and 8, which add half
 	// and quarter turns, read worse with it.
 	Passes int
+	// Boxes is how many placements of the box are read, each with all the
+	// passes: 1 (the box as given) or 3 (also the box moved up and down by
+	// BoxShift of its height: detectors' boxes are loose, and the top face
+	// of a die seen at an angle sits in the upper part of its box). 0
+	// means DefaultBoxes.
+	Boxes int
+}
+
+// DefaultBoxes is the number of box placements read unless Options says
+// otherwise.
+const DefaultBoxes = 3
+
+// BoxShift is how far the extra boxes of Options.Boxes are moved, as a
+// fraction of the box's height.
+const BoxShift = 0.05
+
+// ViewBoxes appends to dst the boxes a reader with Boxes: k reads for box
+// in an image with the given bounds: box itself, then for k >= 3 box moved
+// up and down by BoxShift of its height, cut to the image (a moved box is
+// left out when it is not moved at all or keeps fewer than MinSide pixels).
+func ViewBoxes(dst []image.Rectangle, box, bounds image.Rectangle, k int) []image.Rectangle {
+	dst = append(dst, box)
+	if k < 3 {
+		return dst
+	}
+	dy := int(math.Round(BoxShift * float64(box.Dy())))
+	if dy == 0 {
+		return dst
+	}
+	for _, d := range [2]int{-dy, dy} {
+		b := box.Add(image.Pt(0, d)).Intersect(bounds)
+		if b.Dx() >= MinSide && b.Dy() >= MinSide {
+			dst = append(dst, b)
+		}
+	}
+	return dst
 }
 
 // DefaultPasses is the number of symmetries averaged unless Options says
-// otherwise.
-const DefaultPasses = 2
+// otherwise. With the committed model (two networks, three box placements)
+// one pass per box keeps a read to about 4.5 ms on one core; Passes: 2 (the
+// mirror images too) read 0.9 points better on the validation fold (89.4 %
+// against 88.5 %, 746 dice) at twice the time.
+const DefaultPasses = 1
 
 // symmetryOrder is the order in which Passes uses the symmetries of the
 // square (internal/aug.Dihedral numbering): the patch, its mirror image,
@@ -71,13 +115,16 @@ func Symmetries(k int) []int {
 // included) and must be closed. A Reader is not safe for concurrent use;
 // make one per goroutine.
 type Reader struct {
-	net   *cnn.Net
-	ws    *cnn.Workspace
+	nets  []*cnn.Net
+	ws    []*cnn.Workspace
+	side  int
 	patch *Patcher
 	raw   []float32
 	in    []float32
 	prob  [6]float64
 	syms  []int
+	boxes int
+	views [3]image.Rectangle
 }
 
 // NewReader loads the model and allocates the buffers.
@@ -86,10 +133,11 @@ func NewReader(opt Options) (*Reader, error) {
 	if len(data) == 0 {
 		data = defaultModel
 	}
-	net, err := cnn.Unmarshal(data)
+	nets, err := cnn.UnmarshalAll(data)
 	if err != nil {
 		return nil, fmt.Errorf("dice: loading the pip model: %w", err)
 	}
+	net := nets[0] // the members share input and classes (cnn.UnmarshalAll)
 	if (net.Arch.InC != 1 && net.Arch.InC != 3) || net.Arch.Classes != 6 {
 		return nil, fmt.Errorf("dice: pip model has %d input channels and %d classes, want 1 or 3 and 6", net.Arch.InC, net.Arch.Classes)
 	}
@@ -100,13 +148,28 @@ func NewReader(opt Options) (*Reader, error) {
 	case passes <= 0:
 		passes = DefaultPasses
 	}
+	boxes := opt.Boxes
+	switch {
+	case boxes <= 0:
+		boxes = DefaultBoxes
+	case boxes >= 3:
+		boxes = 3
+	default:
+		boxes = 1
+	}
+	ws := make([]*cnn.Workspace, len(nets))
+	for i, n := range nets {
+		ws[i] = n.NewWorkspace()
+	}
 	return &Reader{
-		net:   net,
-		ws:    net.NewWorkspace(),
+		nets:  nets,
+		ws:    ws,
+		side:  net.Arch.Side,
 		patch: NewPatcher(net.Arch.Side, net.Arch.InC),
 		raw:   make([]float32, net.InputLen()),
 		in:    make([]float32, net.InputLen()),
 		syms:  Symmetries(passes),
+		boxes: boxes,
 	}, nil
 }
 
@@ -117,17 +180,26 @@ func (r *Reader) Close() error { return r.patch.Close() }
 // grey, BGR or BGRA). The box should hold one die, as a detector would draw
 // it; seen from above or at an angle, the face read is the one on top.
 func (r *Reader) Read(img gocv.Mat, box image.Rectangle) (Reading, error) {
-	if err := r.patch.Patch(img, box, false, r.raw); err != nil {
+	if err := CheckBox(img, box); err != nil {
 		return Reading{}, err
 	}
+	boxes := ViewBoxes(r.views[:0], box, image.Rect(0, 0, img.Cols(), img.Rows()), r.boxes)
 	r.prob = [6]float64{}
-	for _, sym := range r.syms {
-		aug.Dihedral(r.in, r.raw, r.net.Arch.Side, sym)
-		if err := r.ws.Forward(r.in); err != nil {
-			return Reading{}, fmt.Errorf("dice: %w", err)
+	views := float64(len(boxes) * len(r.syms) * len(r.ws))
+	for _, b := range boxes {
+		if err := r.patch.Patch(img, b, false, r.raw); err != nil {
+			return Reading{}, err
 		}
-		for j, p := range r.ws.Prob {
-			r.prob[j] += float64(p) / float64(len(r.syms))
+		for _, sym := range r.syms {
+			aug.Dihedral(r.in, r.raw, r.side, sym)
+			for _, ws := range r.ws {
+				if err := ws.Forward(r.in); err != nil {
+					return Reading{}, fmt.Errorf("dice: %w", err)
+				}
+				for j, p := range ws.Prob {
+					r.prob[j] += float64(p) / views
+				}
+			}
 		}
 	}
 	best := 0

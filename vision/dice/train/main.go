@@ -6,10 +6,19 @@
 // fold dice.HeldOutFold is never read here (its images are not even opened).
 // Training uses the other folds; with -val F it trains on the remaining
 // training folds and reports accuracy on fold F, read exactly as the reader
-// reads (dice.Patcher, averaged over -tta symmetries), for choosing settings
-// without touching the held-out fold.
+// reads (dice.Patcher, every network of the model, -boxes box placements,
+// each averaged over -tta symmetries), for choosing settings without
+// touching the held-out fold. Without -val it trains on all four training
+// folds.
 //
-//	go run ./vision/dice/train -data ../shared/datasets/dice-real -out vision/dice/model/pips.cnn
+// -members N trains N networks one after another (seeds -seed, -seed+1, ...,
+// each from its own generator, so a member is exactly the network a lone run
+// with its seed trains) and writes them as one ensemble model file, whose
+// answers the reader averages. -from A,B -epochs 0 only evaluates the
+// networks of the given files together (and with -out writes them as one
+// ensemble).
+//
+//	go run ./vision/dice/train -data ../shared/datasets/dice-real -members 2 -out vision/dice/model/pips.cnn
 //	go run ./vision/dice/train -data ../shared/datasets/dice-real -val 1   # tuning run
 //
 // `make dice-model` runs the first line with the committed settings
@@ -47,10 +56,11 @@ import (
 
 // die is one labelled box of the training or validation folds.
 type die struct {
-	label int       // 0..5
-	ctx   []float32 // channels×ctxSide² values 0..255, planes B, G, R or grey (training)
-	patch []float32 // the reader's own patch (validation)
-	minPx int       // shorter side of the box in pixels
+	label int         // 0..5
+	ctx   []float32   // channels×ctxSide² values 0..255, planes B, G, R or grey (training)
+	patch []float32   // the reader's own patch (validation)
+	moved [][]float32 // the reader's patches of the moved boxes (validation, -boxes 3)
+	minPx int         // shorter side of the box in pixels
 }
 
 type config struct {
@@ -65,7 +75,8 @@ type config struct {
 func main() {
 	data := flag.String("data", "../shared/datasets/dice-real", "YOLO data set folder")
 	out := flag.String("out", "", "model file to write (empty: do not write)")
-	seed := flag.Uint64("seed", 1, "random seed")
+	seed := flag.Uint64("seed", 1, "random seed (of the first network)")
+	members := flag.Int("members", 1, "networks to train one after another, with seeds -seed, -seed+1, ...; more than one are written as an ensemble model whose answers the reader averages")
 	epochs := flag.Int("epochs", 40, "training epochs")
 	side := flag.Int("side", 48, "input side in pixels")
 	hidden := flag.Int("hidden", 128, "hidden layer width")
@@ -91,10 +102,11 @@ func main() {
 	channels := flag.Int("channels", 1, "1 (grey) or 3 (colour: B, G, R planes) input channels")
 	flag.Float64Var(&c.chanGain, "chan-gain", 0.15, "colour: largest change of each channel's gain (white balance)")
 	flag.Float64Var(&c.chanSwap, "chan-swap", 0.3, "colour: probability of shuffling the channels (other dice colours)")
-	tta := flag.Int("tta", 2, "symmetries averaged when reading validation dice (1, 2, 4 or 8)")
+	tta := flag.Int("tta", dice.DefaultPasses, "symmetries averaged when reading validation dice (1, 2, 4 or 8)")
+	boxes := flag.Int("boxes", dice.DefaultBoxes, "box placements read for validation dice (1 or 3, as dice.Options.Boxes)")
 	val := flag.Int("val", -1, "validation fold (1..4) for tuning; -1 trains on all training folds")
 	evalEvery := flag.Int("eval-every", 5, "epochs between validation reports")
-	from := flag.String("from", "", "start from this model file instead of a fresh network (with -epochs 0: only evaluate)")
+	from := flag.String("from", "", "start from this model file instead of a fresh network; with -epochs 0, model files separated by commas are only evaluated (and with -out written) as one ensemble")
 	failures := flag.String("failures", "", "write a PNG contact sheet of the misread validation dice here")
 	dump := flag.String("dump", "", "write a PNG contact sheet of augmented training views here and stop")
 	flag.Parse()
@@ -112,54 +124,140 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	rng := rand.New(rand.NewPCG(*seed, 0x9d1ce))
 	t0 := time.Now()
-	train, valSet := load(photos, *val, c, *context)
+	train, valSet := load(photos, *val, c, *context, *boxes)
 	fmt.Printf("%d training dice, %d validation dice, patches in %v (simd %v)\n", len(train), len(valSet), time.Since(t0).Round(time.Millisecond), cnn.SIMD)
 
 	if *dump != "" {
-		writeSheet(*dump, train, c, rng)
+		writeSheet(*dump, train, c, rand.New(rand.NewPCG(*seed, 0x9d1ce)))
 		return
 	}
 	arch := cnn.Arch{InC: c.channels, Side: *side, Convs: parseInts(*convs), Hidden: *hidden, Classes: 6, GAP: *gap}
+	var start []*cnn.Net
+	if *from != "" {
+		for _, path := range strings.Split(*from, ",") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				fail(err)
+			}
+			nets, err := cnn.UnmarshalAll(b)
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", path, err))
+			}
+			start = append(start, nets...)
+		}
+		if *epochs > 0 && len(start) != 1 {
+			fail(fmt.Errorf("-from %s: %d networks; training continues from one only (use -epochs 0 to evaluate an ensemble)", *from, len(start)))
+		}
+	}
+	var nets []*cnn.Net
+	if *from != "" && *epochs == 0 {
+		nets = start
+	} else {
+		if *members < 1 || *members > cnn.MaxMembers {
+			fail(fmt.Errorf("-members %d: want 1..%d", *members, cnn.MaxMembers))
+		}
+		if *from != "" && *members != 1 {
+			fail(fmt.Errorf("-from with -members %d: training continues from one network only", *members))
+		}
+		tr := trainer{train: train, valSet: valSet, c: c, epochs: *epochs, batch: *batch, lr: *lr, wd: *wd, drop: *drop,
+			smooth: *smooth, tta: *tta, evalEvery: *evalEvery, t0: t0}
+		for m := 0; m < *members; m++ {
+			var init *cnn.Net
+			if len(start) > 0 {
+				init = start[0]
+			}
+			s := *seed + uint64(m)
+			if *members > 1 {
+				fmt.Printf("network %d of %d, seed %d\n", m+1, *members, s)
+			}
+			nets = append(nets, tr.run(arch, init, s))
+		}
+	}
+	if len(valSet) > 0 {
+		var ws []*cnn.Workspace
+		for i, n := range nets {
+			ws = append(ws, n.NewWorkspace())
+			if len(nets) > 1 {
+				acc, _ := evaluate(ws[i:i+1], valSet, *side, *tta)
+				fmt.Printf("validation fold %d, network %d alone (%d symmetries): %.2f%%\n", *val, i+1, *tta, 100*acc)
+			}
+		}
+		for _, k := range []int{1, 2, 4, 8} {
+			acc, rep := evaluate(ws, valSet, *side, k)
+			fmt.Printf("validation fold %d, %d networks, %d boxes, %d symmetries averaged: %.2f%%\n", *val, len(nets), *boxes, k, 100*acc)
+			if k == *tta {
+				fmt.Print(rep.String())
+			}
+		}
+		smallAcc(ws, valSet, *side, *tta)
+		if *failures != "" {
+			failureSheet(*failures, ws, valSet, *side, *tta)
+		}
+	}
+	fmt.Printf("trained in %v\n", time.Since(t0).Round(time.Second))
+	if *out != "" {
+		b, err := cnn.MarshalEnsemble(nets)
+		if err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*out, b, 0o644); err != nil {
+			fail(err)
+		}
+		fmt.Printf("wrote %s (%d bytes, %d networks)\n", *out, len(b), len(nets))
+	}
+}
+
+// trainer holds the training settings shared by the networks of an
+// ensemble.
+type trainer struct {
+	train, valSet                 []die
+	c                             config
+	epochs, batch, tta, evalEvery int
+	lr, wd, drop, smooth          float64
+	t0                            time.Time
+}
+
+// run trains one network from seed (or continues training init) and
+// returns it. Each network draws from its own generator, seeded with seed
+// alone, so a network of an ensemble is the one a lone run with that seed
+// trains.
+func (t *trainer) run(arch cnn.Arch, init *cnn.Net, seed uint64) *cnn.Net {
+	train, valSet, c := t.train, t.valSet, t.c
+	rng := rand.New(rand.NewPCG(seed, 0x9d1ce))
 	net, err := cnn.New(arch, rng)
 	if err != nil {
 		fail(err)
 	}
-	if *from != "" {
-		b, err := os.ReadFile(*from)
-		if err != nil {
-			fail(err)
-		}
-		if net, err = cnn.Unmarshal(b); err != nil {
-			fail(err)
-		}
+	if init != nil {
+		net = init
 		arch = net.Arch
 	}
 	fmt.Printf("network %+v, %d parameters\n", arch, net.NumParams())
 	ws := net.NewWorkspace()
-	ws.Smooth = float32(*smooth)
+	ws.Smooth = float32(t.smooth)
+	lr, batch, epochs := t.lr, t.batch, t.epochs
 	gr := net.NewGrads()
-	opt := net.NewAdam(*lr)
-	opt.WeightDecay = *wd
+	opt := net.NewAdam(lr)
+	opt.WeightDecay = t.wd
 	x := make([]float32, net.InputLen())
 	s := newSampler(c)
 	order := make([]int, len(train))
 	for i := range order {
 		order[i] = i
 	}
-	perEpoch := (len(train) + *batch - 1) / *batch
-	steps := *epochs * perEpoch
+	perEpoch := (len(train) + batch - 1) / batch
+	steps := epochs * perEpoch
 	step := 0
-	for ep := 0; ep < *epochs; ep++ {
+	for ep := 0; ep < epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		var loss float64
 		correct := 0
-		ws.SetDropout(*drop, rng)
-		for b := 0; b < len(order); b += *batch {
+		ws.SetDropout(t.drop, rng)
+		for b := 0; b < len(order); b += batch {
 			gr.Zero()
 			n := 0
-			for _, i := range order[b:min(b+*batch, len(order))] {
+			for _, i := range order[b:min(b+batch, len(order))] {
 				d := &train[i]
 				s.sample(x, d, rng)
 				if err := ws.Forward(x); err != nil {
@@ -172,7 +270,7 @@ func main() {
 				n++
 			}
 			f := float64(step) / float64(steps)
-			opt.LR = *lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
+			opt.LR = lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
 			if step < perEpoch {
 				opt.LR *= float64(step+1) / float64(perEpoch)
 			}
@@ -181,41 +279,18 @@ func main() {
 		}
 		ws.SetDropout(0, nil)
 		line := fmt.Sprintf("epoch %2d  loss %.4f  train %.2f%%", ep+1, loss/float64(len(train)), 100*float64(correct)/float64(len(train)))
-		if len(valSet) > 0 && ((ep+1)%*evalEvery == 0 || ep == *epochs-1) {
-			acc, _ := evaluate(ws, valSet, *side, *tta)
+		if len(valSet) > 0 && ((ep+1)%t.evalEvery == 0 || ep == epochs-1) {
+			acc, _ := evaluate([]*cnn.Workspace{ws}, valSet, c.side, t.tta)
 			line += fmt.Sprintf("  val %.2f%%", 100*acc)
 		}
-		fmt.Printf("%s  (%v)\n", line, time.Since(t0).Round(time.Second))
+		fmt.Printf("%s  (%v)\n", line, time.Since(t.t0).Round(time.Second))
 	}
-	if len(valSet) > 0 {
-		for _, k := range []int{1, 2, 4, 8} {
-			acc, rep := evaluate(ws, valSet, *side, k)
-			fmt.Printf("validation fold %d, %d symmetries averaged: %.2f%%\n", *val, k, 100*acc)
-			if k == *tta {
-				fmt.Print(rep.String())
-			}
-		}
-		smallAcc(ws, valSet, *side, *tta)
-		if *failures != "" {
-			failureSheet(*failures, ws, valSet, *side, *tta)
-		}
-	}
-	fmt.Printf("trained in %v\n", time.Since(t0).Round(time.Second))
-	if *out != "" {
-		b, err := net.MarshalBinary()
-		if err != nil {
-			fail(err)
-		}
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
-			fail(err)
-		}
-		fmt.Printf("wrote %s (%d bytes)\n", *out, len(b))
-	}
+	return net
 }
 
 // load cuts the dice of every photo outside the held-out fold: context
 // patches for training, the reader's patches for the validation fold.
-func load(photos []dice.Photo, val int, c config, context float64) (train, valSet []die) {
+func load(photos []dice.Photo, val int, c config, context float64, boxes int) (train, valSet []die) {
 	p := dice.NewPatcher(c.side, c.channels)
 	defer p.Close()
 	grey, padded, small := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
@@ -253,6 +328,13 @@ func load(photos []dice.Photo, val int, c config, context float64) (train, valSe
 				d.patch = make([]float32, p.Len())
 				if err := p.Patch(img.Mat(), box, false, d.patch); err != nil {
 					fail(err)
+				}
+				for _, b := range dice.ViewBoxes(nil, box, image.Rect(0, 0, w, h), boxes)[1:] {
+					m := make([]float32, p.Len())
+					if err := p.Patch(img.Mat(), b, false, m); err != nil {
+						fail(err)
+					}
+					d.moved = append(d.moved, m)
 				}
 				valSet = append(valSet, d)
 				continue
@@ -415,26 +497,37 @@ func normalise(dst, src []float32) {
 	}
 }
 
-// evaluate reads each validation die as the reader does, averaging over the
-// first k symmetries (dice.Reader's order).
-func evaluate(ws *cnn.Workspace, set []die, side, k int) (float64, dice.Report) {
+// evaluate reads each validation die as the reader does, averaging over
+// every network, every box placement and the first k symmetries
+// (dice.Reader's order).
+func evaluate(ws []*cnn.Workspace, set []die, side, k int) (float64, dice.Report) {
 	var rp dice.Report
 	x := make([]float32, len(set[0].patch))
 	for _, d := range set {
-		rp.Add(d.label+1, readPatch(ws, d.patch, x, side, k)+1)
+		rp.Add(d.label+1, readDie(ws, d, x, side, k)+1)
 	}
 	return float64(rp.Correct) / float64(max(rp.Dice, 1)), finish(rp)
 }
 
-func readPatch(ws *cnn.Workspace, patch, x []float32, side, k int) int {
-	var prob [6]float32
-	for _, sym := range dice.Symmetries(k) {
-		aug.Dihedral(x, patch, side, sym)
-		if err := ws.Forward(x); err != nil {
-			fail(err)
+// readDie reads a validation die as dice.Reader does: every network, over
+// the first k symmetries of the patch of each box placement.
+func readDie(wss []*cnn.Workspace, d die, x []float32, side, k int) int {
+	var prob [6]float64
+	for i := -1; i < len(d.moved); i++ {
+		patch := d.patch
+		if i >= 0 {
+			patch = d.moved[i]
 		}
-		for j, p := range ws.Prob {
-			prob[j] += p
+		for _, sym := range dice.Symmetries(k) {
+			aug.Dihedral(x, patch, side, sym)
+			for _, ws := range wss {
+				if err := ws.Forward(x); err != nil {
+					fail(err)
+				}
+				for j, p := range ws.Prob {
+					prob[j] += float64(p)
+				}
+			}
 		}
 	}
 	best := 0
@@ -447,7 +540,7 @@ func readPatch(ws *cnn.Workspace, patch, x []float32, side, k int) int {
 }
 
 // smallAcc prints validation accuracy by box size.
-func smallAcc(ws *cnn.Workspace, set []die, side, k int) {
+func smallAcc(ws []*cnn.Workspace, set []die, side, k int) {
 	x := make([]float32, len(set[0].patch))
 	edges := []int{0, 16, 24, 32, 48, 64, 96, 1 << 30}
 	var n, ok [8]int
@@ -457,7 +550,7 @@ func smallAcc(ws *cnn.Workspace, set []die, side, k int) {
 			b++
 		}
 		n[b]++
-		if readPatch(ws, d.patch, x, side, k) == d.label {
+		if readDie(ws, d, x, side, k) == d.label {
 			ok[b]++
 		}
 	}
@@ -483,12 +576,12 @@ func finish(rp dice.Report) dice.Report {
 
 // failureSheet draws the misread validation dice, 16 to a row, and prints
 // their truth and reading in the same order.
-func failureSheet(path string, ws *cnn.Workspace, set []die, side, k int) {
+func failureSheet(path string, ws []*cnn.Workspace, set []die, side, k int) {
 	x := make([]float32, len(set[0].patch))
 	var bad []int
 	var read []int
 	for i, d := range set {
-		if r := readPatch(ws, d.patch, x, side, k); r != d.label {
+		if r := readDie(ws, d, x, side, k); r != d.label {
 			bad = append(bad, i)
 			read = append(read, r)
 		}

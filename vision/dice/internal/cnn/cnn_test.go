@@ -1,6 +1,7 @@
 package cnn
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -129,13 +130,101 @@ func FuzzUnmarshal(f *testing.F) {
 	data, _ := n.MarshalBinary()
 	f.Add(data)
 	f.Add([]byte(magic))
+	o, _ := New(Arch{InC: 1, Side: 4, Convs: []int{3}, Hidden: 2, Classes: 2}, rand.New(rand.NewPCG(2, 2)))
+	ens, _ := MarshalEnsemble([]*Net{n, o})
+	f.Add(ens)
+	f.Add([]byte(ensembleMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := Unmarshal(b)
 		if err == nil {
 			ws := m.NewWorkspace()
 			_ = ws.Forward(make([]float32, m.InputLen()))
 		}
+		nets, err := UnmarshalAll(b)
+		if err == nil {
+			if len(nets) < 1 || len(nets) > MaxMembers {
+				t.Fatalf("%d networks", len(nets))
+			}
+			for _, m := range nets {
+				if m.InputLen() != nets[0].InputLen() || m.Arch.Classes != nets[0].Arch.Classes {
+					t.Fatalf("members disagree: %+v, %+v", m.Arch, nets[0].Arch)
+				}
+				ws := m.NewWorkspace()
+				_ = ws.Forward(make([]float32, m.InputLen()))
+			}
+		}
 	})
+}
+
+// TestEnsembleRoundTrip checks the ensemble file: members come back in
+// order and unchanged, a single network is a plain model file, and damage
+// or mismatched members are refused.
+func TestEnsembleRoundTrip(t *testing.T) {
+	a := smallNet(t)
+	b, err := New(Arch{InC: a.Arch.InC, Side: a.Arch.Side, Convs: []int{3}, Hidden: 5, Classes: a.Arch.Classes}, rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := MarshalEnsemble([]*Net{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nets, err := UnmarshalAll(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets) != 2 {
+		t.Fatalf("%d networks back, want 2", len(nets))
+	}
+	x := make([]float32, a.InputLen())
+	for i := range x {
+		x[i] = float32(i%5) - 2
+	}
+	for i, n := range []*Net{a, b} {
+		w, v := n.NewWorkspace(), nets[i].NewWorkspace()
+		if err := w.Forward(x); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Forward(x); err != nil {
+			t.Fatal(err)
+		}
+		for j := range w.Prob {
+			if w.Prob[j] != v.Prob[j] {
+				t.Fatalf("member %d class %d: %v before, %v after a round trip", i+1, j, w.Prob[j], v.Prob[j])
+			}
+		}
+	}
+	if _, err := Unmarshal(data); !errors.Is(err, ErrFormat) {
+		t.Errorf("Unmarshal of an ensemble: err %v, want ErrFormat", err)
+	}
+	one, err := MarshalEnsemble([]*Net{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := a.MarshalBinary()
+	if !bytes.Equal(one, plain) {
+		t.Error("an ensemble of one is not the plain model file")
+	}
+	if nets, err := UnmarshalAll(plain); err != nil || len(nets) != 1 {
+		t.Errorf("UnmarshalAll of a plain file: %d networks, %v", len(nets), err)
+	}
+	for i := len(ensembleMagic); i < len(data); i += len(data) / 7 {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x10
+		if _, err := UnmarshalAll(bad); !errors.Is(err, ErrFormat) {
+			t.Errorf("damaged byte %d: err %v, want ErrFormat", i, err)
+		}
+	}
+	if _, err := UnmarshalAll(data[:len(data)-9]); !errors.Is(err, ErrFormat) {
+		t.Errorf("cut file: err %v, want ErrFormat", err)
+	}
+	c, _ := New(Arch{InC: a.Arch.InC, Side: a.Arch.Side * 2, Convs: []int{2}, Hidden: 2, Classes: a.Arch.Classes}, rand.New(rand.NewPCG(5, 6)))
+	if _, err := MarshalEnsemble([]*Net{a, c}); err == nil {
+		t.Error("MarshalEnsemble accepted members of different input sizes")
+	}
+	if _, err := MarshalEnsemble(nil); err == nil {
+		t.Error("MarshalEnsemble accepted no networks")
+	}
 }
 
 // TestKernels checks the vector kernels (whichever build is in use) against

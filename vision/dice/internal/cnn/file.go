@@ -143,3 +143,109 @@ func (a Arch) paramCount() int64 {
 	t += int64(a.Hidden)*flat + int64(a.Hidden)
 	return t + int64(a.Classes)*int64(a.Hidden) + int64(a.Classes)
 }
+
+// An ensemble file holds several networks that read the same input: the
+// ensemble magic line, the number of members as a little-endian int32, each
+// member as its length (int32) followed by its own model file (with its own
+// checksum), then a CRC-32 (IEEE) of everything before it.
+const ensembleMagic = "blueprints-cnn ensemble v1\n"
+
+// MaxMembers is the most networks an ensemble file may hold.
+const MaxMembers = 16
+
+// MarshalEnsemble encodes nets as one model file. One network is written as
+// a plain model file (MarshalBinary); more as an ensemble file. The networks
+// must take the same input (channels and side) and give the same classes.
+func MarshalEnsemble(nets []*Net) ([]byte, error) {
+	if len(nets) == 0 || len(nets) > MaxMembers {
+		return nil, fmt.Errorf("cnn: %d networks in an ensemble, want 1..%d", len(nets), MaxMembers)
+	}
+	if err := sameIO(nets); err != nil {
+		return nil, err
+	}
+	if len(nets) == 1 {
+		return nets[0].MarshalBinary()
+	}
+	var buf bytes.Buffer
+	buf.WriteString(ensembleMagic)
+	if err := binary.Write(&buf, binary.LittleEndian, int32(len(nets))); err != nil {
+		return nil, err
+	}
+	for _, n := range nets {
+		b, err := n.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		if err := binary.Write(&buf, binary.LittleEndian, int32(len(b))); err != nil {
+			return nil, err
+		}
+		buf.Write(b)
+	}
+	if err := binary.Write(&buf, binary.LittleEndian, crc32.ChecksumIEEE(buf.Bytes())); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalAll decodes a model file holding one network (MarshalBinary) or
+// several (MarshalEnsemble). The networks of an ensemble take the same input
+// and give the same classes.
+func UnmarshalAll(data []byte) ([]*Net, error) {
+	if len(data) < len(ensembleMagic) || string(data[:len(ensembleMagic)]) != ensembleMagic {
+		n, err := Unmarshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return []*Net{n}, nil
+	}
+	if len(data) < len(ensembleMagic)+8 {
+		return nil, fmt.Errorf("%w: short ensemble header", ErrFormat)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, fmt.Errorf("%w: checksum mismatch (damaged file)", ErrFormat)
+	}
+	rest := body[len(ensembleMagic):]
+	count := int32(binary.LittleEndian.Uint32(rest))
+	rest = rest[4:]
+	if count < 1 || count > MaxMembers {
+		return nil, fmt.Errorf("%w: %d networks in an ensemble, want 1..%d", ErrFormat, count, MaxMembers)
+	}
+	nets := make([]*Net, 0, count)
+	for i := 0; i < int(count); i++ {
+		if len(rest) < 4 {
+			return nil, fmt.Errorf("%w: ensemble member %d: short length", ErrFormat, i+1)
+		}
+		size := int64(int32(binary.LittleEndian.Uint32(rest)))
+		rest = rest[4:]
+		if size < 0 || size > int64(len(rest)) {
+			return nil, fmt.Errorf("%w: ensemble member %d: %d bytes, %d left", ErrFormat, i+1, size, len(rest))
+		}
+		n, err := Unmarshal(rest[:size])
+		if err != nil {
+			return nil, fmt.Errorf("ensemble member %d: %w", i+1, err)
+		}
+		nets = append(nets, n)
+		rest = rest[size:]
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the last ensemble member", ErrFormat, len(rest))
+	}
+	if err := sameIO(nets); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	return nets, nil
+}
+
+// sameIO checks that the networks take the same input and give the same
+// classes.
+func sameIO(nets []*Net) error {
+	a := nets[0].Arch
+	for i, n := range nets[1:] {
+		if b := n.Arch; b.InC != a.InC || b.Side != a.Side || b.Classes != a.Classes {
+			return fmt.Errorf("cnn: ensemble member %d reads %d×%d×%d into %d classes, member 1 %d×%d×%d into %d",
+				i+2, b.InC, b.Side, b.Side, b.Classes, a.InC, a.Side, a.Side, a.Classes)
+		}
+	}
+	return nil
+}
