@@ -14,10 +14,11 @@ vision-bench: test-deps
 
 # The learned cell reader's training data and networks. The training renders
 # use their own seeds (never the bench corpus's) and are not committed:
-# about 700 stills, ~80 min of POV-Ray on one core (resumable; RENDER_THREADS
+# 1,400 stills (seeds 1001-1004), ~2 h 40 min of POV-Ray on one core or
+# ~80 min running two at once (resumable; RENDER_THREADS
 # to use more), then a few minutes of training. Writes vision/model/*.mlp.
 TRAIN_DIR    ?= build/synth-train
-TRAIN_STILLS ?= 400 300
+TRAIN_STILLS ?= 400 300 400 300
 CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-hidden 96 -height-hidden 64 -seed 1
 FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal
 

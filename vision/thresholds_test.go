@@ -6,10 +6,10 @@ package vision
 const (
 	minCardFound          = 0.98
 	minOccupancy          = 0.98
-	minHeight             = 0.915
+	minHeight             = 0.93
 	minMaterial           = 0.935
-	minPips               = 0.91
-	minStack              = 0.87
-	minHandFlagged        = 0.78
+	minPips               = 0.925
+	minStack              = 0.895
+	minHandFlagged        = 0.81
 	minNotFalselyOccluded = 0.99
 )
