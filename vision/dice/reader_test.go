@@ -236,32 +236,11 @@ func TestPasses(t *testing.T) {
 			}
 		}
 	}
-	photos := loadDataset(t)
-	img, err := LoadImage(photos[0].Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	w, h := img.Size()
-	box, err := photos[0].Labels[0].Rect(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(opt Options) Reading {
-		r, err := NewReader(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
+	read := firstDieReader(t, func(r *Reader, opt Options) {
 		if len(r.syms) != len(Symmetries(opt.Passes)) && !opt.NoFlipAverage && opt.Passes != 0 {
 			t.Fatalf("%+v: %d passes", opt, len(r.syms))
 		}
-		rd, err := r.Read(img.Mat(), box)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rd
-	}
+	})
 	one, noFlip := read(Options{Passes: 1}), read(Options{NoFlipAverage: true, Passes: 8})
 	if one != noFlip {
 		t.Errorf("Passes 1 read %+v, NoFlipAverage %+v", one, noFlip)
@@ -369,34 +348,45 @@ func TestViewBoxes(t *testing.T) {
 		}
 	}
 	// The reader reads the moved boxes too by default, and not with Boxes: 1.
-	photos := loadDataset(t)
-	img, err := LoadImage(photos[0].Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	w, h := img.Size()
-	b, err := photos[0].Labels[0].Rect(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(opt Options) Reading {
-		r, err := NewReader(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		rd, err := r.Read(img.Mat(), b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rd
-	}
+	read := firstDieReader(t, nil)
 	one, def, three := read(Options{Boxes: 1}), read(Options{}), read(Options{Boxes: DefaultBoxes})
 	if def != three {
 		t.Errorf("default read %+v, Boxes %d %+v", def, DefaultBoxes, three)
 	}
 	if DefaultBoxes != 1 && def == one {
 		t.Errorf("reading %d boxes changed nothing (%+v)", DefaultBoxes, def)
+	}
+}
+
+// firstDieReader returns a function that reads the first labelled die of
+// the data set with a new reader made with the given options (check, when
+// not nil, looks at the reader first). The image is closed with the test.
+func firstDieReader(t *testing.T, check func(*Reader, Options)) func(Options) Reading {
+	t.Helper()
+	photos := loadDataset(t)
+	img, err := LoadImage(photos[0].Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { img.Close() })
+	w, h := img.Size()
+	box, err := photos[0].Labels[0].Rect(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(opt Options) Reading {
+		r, err := NewReader(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if check != nil {
+			check(r, opt)
+		}
+		rd, err := r.Read(img.Mat(), box)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rd
 	}
 }
