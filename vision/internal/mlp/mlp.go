@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/vec"
 )
 
 // Net is a fully connected network: inputs, ReLU hidden layers, a softmax
@@ -88,7 +90,7 @@ func (n *Net) forward(x []float32, s *Scratch) {
 		in, out := s.act[l], s.act[l+1]
 		ni := len(in)
 		for o := range out {
-			sum := n.B[l][o] + dot(w[o*ni:(o+1)*ni], in)
+			sum := n.B[l][o] + vec.Dot(w[o*ni:(o+1)*ni], in)
 			if l < last && sum < 0 {
 				sum = 0
 			}
@@ -96,25 +98,6 @@ func (n *Net) forward(x []float32, s *Scratch) {
 		}
 	}
 	softmax(s.act[len(s.act)-1])
-}
-
-// dot is the inner product of two equally long vectors, in four
-// independent sums so that the additions can overlap.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		aa, bb := a[i:i+4:i+4], b[i:i+4:i+4]
-		s0 += aa[0] * bb[0]
-		s1 += aa[1] * bb[1]
-		s2 += aa[2] * bb[2]
-		s3 += aa[3] * bb[3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 func softmax(z []float32) {

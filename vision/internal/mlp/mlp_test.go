@@ -116,18 +116,6 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
-func TestDotMatchesTheSum(t *testing.T) {
-	for n := 0; n < 11; n++ {
-		a, b := make([]float32, n), make([]float32, n)
-		var want float32
-		for i := range a {
-			a[i], b[i] = float32(i+1), float32(2*i-3)
-			want += a[i] * b[i]
-		}
-		assert.InDelta(t, want, dot(a, b), 1e-3, "length %d", n)
-	}
-}
-
 func BenchmarkPredict(b *testing.B) {
 	n, _ := New([]int{640, 128, 6}, 1)
 	sc := n.NewScratch()
