@@ -108,17 +108,7 @@ func (p *Patcher) Patch(img gocv.Mat, box image.Rectangle, flip bool, dst []floa
 	if err != nil || len(px) != len(dst) {
 		return fmt.Errorf("%w: cannot read the resized patch: %v", ErrImage, err)
 	}
-	var sum, sq float64
-	for _, v := range px {
-		f := float64(v)
-		sum += f
-		sq += f * f
-	}
-	n := float64(len(px))
-	mean := sum / n
-	sd := math.Sqrt(math.Max(sq/n-mean*mean, 0))
-	inv := float32(1 / math.Max(sd, 4))
-	m := float32(mean)
+	m, inv := Standardise(px)
 	s, ch := p.side, p.channels
 	for c := 0; c < ch; c++ {
 		plane := dst[c*s*s : (c+1)*s*s]
@@ -133,4 +123,21 @@ func (p *Patcher) Patch(img gocv.Mat, box image.Rectangle, flip bool, dst []floa
 		}
 	}
 	return nil
+}
+
+// Standardise is the patch normalisation the networks were trained with:
+// a patch's values v become (v-mean)*inv, zero mean and unit variance, with
+// the spread floored at 4 grey levels so that a flat patch is not blown up.
+// The trainer calls it too, so training and reading cannot drift apart.
+func Standardise[T uint8 | float32](px []T) (mean, inv float32) {
+	var sum, sq float64
+	for _, v := range px {
+		f := float64(v)
+		sum += f
+		sq += f * f
+	}
+	n := float64(len(px))
+	mu := sum / n
+	sd := math.Sqrt(math.Max(sq/n-mu*mu, 0))
+	return float32(mu), float32(1 / math.Max(sd, 4))
 }

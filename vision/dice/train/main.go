@@ -479,19 +479,9 @@ func blur3(dst, src []float32, side int) {
 	}
 }
 
-// normalise is the reader's normalisation (dice.Patcher): zero mean, unit
-// variance, the spread floored at 4 grey levels.
+// normalise is the reader's normalisation (dice.Standardise).
 func normalise(dst, src []float32) {
-	var sum, sq float64
-	for _, v := range src {
-		sum += float64(v)
-		sq += float64(v) * float64(v)
-	}
-	n := float64(len(src))
-	mean := sum / n
-	sd := math.Sqrt(math.Max(sq/n-mean*mean, 0))
-	inv := float32(1 / math.Max(sd, 4))
-	m := float32(mean)
+	m, inv := dice.Standardise(src)
 	for i, v := range src {
 		dst[i] = (v - m) * inv
 	}
@@ -605,14 +595,7 @@ func failureSheet(path string, ws []*cnn.Workspace, set []die, side, k int) {
 			line.Reset()
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		fail(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, sheet); err != nil {
-		fail(err)
-	}
+	savePNG(path, sheet)
 }
 
 // writeSheet draws 16 dice in rows of 12 views each: the plain box first,
@@ -647,14 +630,7 @@ func writeSheet(path string, train []die, c config, rng *rand.Rand) {
 		}
 		fmt.Printf("row %d: %d pips, %d px\n", r+1, d.label+1, d.minPx)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		fail(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, sheet); err != nil {
-		fail(err)
-	}
+	savePNG(path, sheet)
 }
 
 func parseInts(s string) []int {
@@ -672,4 +648,19 @@ func parseInts(s string) []int {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "train:", err)
 	os.Exit(1)
+}
+
+// savePNG writes a contact sheet, or stops the trainer saying why not.
+func savePNG(path string, img image.Image) {
+	f, err := os.Create(path)
+	if err != nil {
+		fail(err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		fail(err)
+	}
+	if err := f.Close(); err != nil {
+		fail(err)
+	}
 }
