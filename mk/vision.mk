@@ -5,7 +5,7 @@
 TEST_PACKAGES += libopencv-dev pkg-config
 RUN_PACKAGES  += libopencv-dev pkg-config
 TEST_TARGETS  += test-matprofile
-FUZZ_TARGETS  += ./vision/dice:FuzzParseYOLO ./vision/dice/internal/cnn:FuzzUnmarshal
+FUZZ_TARGETS  += ./vision/dice:FuzzParseYOLO ./vision/internal/cnn:FuzzUnmarshal
 
 DICE_DATA ?= ../shared/datasets/dice-real
 

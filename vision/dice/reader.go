@@ -10,7 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/aug"
-	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
 
 // The committed model, trained by `make dice-model` (vision/dice/train): one

@@ -11,7 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
 
 // datasetDir is the real-photo data set, beside the repository clone

@@ -51,7 +51,7 @@ import (
 
 	"github.com/blueprints-companion/blueprints/vision/dice"
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/aug"
-	"github.com/blueprints-companion/blueprints/vision/dice/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
 
 // die is one labelled box of the training or validation folds.
