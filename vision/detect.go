@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 	"gocv.io/x/gocv"
 )
@@ -88,17 +89,22 @@ type Detector struct {
 	patchLabels, patchStats, patchCent gocv.Mat
 
 	// the learned cell reader (nil: the classical one)
-	top, pips    *mlp.Net
+	top          *mlp.Net
+	pips         pipReader
 	topScratch   *mlp.Scratch
-	pipScratch   *mlp.Scratch
 	topX, pipX   []float32
 	topP, pipP   []float32
 	keepFeatures bool
 
-	height        *mlp.Net // optional: heights from the whole cell at once
-	heightScratch *mlp.Scratch
+	// optional: heights from the whole cell at once, the mean of one or
+	// more networks' probabilities
+	height        []*mlp.Net
+	heightScratch []*mlp.Scratch
 	cellX         []float32
 	heightP       []float32
+	heightTmp     []float32
+	heightCNN     *cnn.Workspace // optional: one more height network, a CNN
+	heightCNNX    []float32
 }
 
 // NewDetector makes a detector.
@@ -109,10 +115,10 @@ func NewDetector(opts Options) *Detector {
 		if err != nil {
 			panic(err) // the embedded files are checked by the tests
 		}
-		if err := d.useNetworks(nets[0], nets[1]); err != nil {
+		if err := d.useNetworks(nets.top, nets.pips); err != nil {
 			panic(err)
 		}
-		if err := d.useHeightNetwork(nets[2]); err != nil {
+		if err := d.useHeightNetworks(nets.height, nets.heightCNN); err != nil {
 			panic(err)
 		}
 	}

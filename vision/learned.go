@@ -1,13 +1,19 @@
 package vision
 
 import (
-	_ "embed"
+	"bytes"
+	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
 
@@ -34,8 +40,10 @@ const (
 	// TopInputs is the length of a top network's input vector: face and
 	// context patches, 7 level shares, slide (du, dv), face size, one-hot h.
 	TopInputs = faceLen + ctxLen + (MaxStack + 1) + 3 + MaxStack
-	// PipInputs is the length of a pip network's input vector.
+	// PipInputs is the length of a pip network's input vector: PipSide²
+	// grey points.
 	PipInputs = pipSide * pipSide
+	PipSide   = pipSide
 )
 
 // topMaterials is the order of the top network's material classes (class
@@ -273,11 +281,11 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 	for r := 0; r < m.Rows && r < 3; r++ {
 		for col := 0; col < m.Cols && col < 2; col++ {
 			var dec Decision
-			if d.height != nil {
+			if len(d.height) > 0 || d.heightCNN != nil {
 				for h := 1; h <= MaxStack; h++ {
 					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
 				}
-				d.height.Predict(d.cellX, d.heightScratch, d.heightP)
+				d.predictHeight()
 				dec = DecideHeight(d.heightP)
 				if dec.Height > 0 {
 					d.top.Predict(d.cellX[(dec.Height-1)*TopInputs:dec.Height*TopInputs], d.topScratch, probs[0][:])
@@ -301,7 +309,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			}
 			bestH := dec.Height
 			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
-			d.pips.Predict(d.pipX, d.pipScratch, d.pipP)
+			d.pips.read(d.pipX, d.pipP)
 			pi, pp := 0, d.pipP[0]
 			for k := 1; k < len(d.pipP); k++ {
 				if d.pipP[k] > pp {
@@ -316,16 +324,76 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 	}
 }
 
+// pipReader is the pip network, an MLP or a CNN: read leaves the
+// probabilities of the values 1..6 in out.
+type pipReader interface {
+	read(x, out []float32)
+}
+
+type mlpPips struct {
+	n *mlp.Net
+	s *mlp.Scratch
+}
+
+func (m mlpPips) read(x, out []float32) { m.n.Predict(x, m.s, out) }
+
+type cnnPips struct{ ws *cnn.Workspace }
+
+func (c cnnPips) read(x, out []float32) {
+	if c.ws.Forward(x) != nil {
+		clear(out) // cannot happen: the input's length was checked at load
+		return
+	}
+	copy(out, c.ws.Prob)
+}
+
+// pipNet is a decoded pip network of either kind.
+type pipNet struct {
+	mlp *mlp.Net
+	cnn *cnn.Net
+}
+
+// decodePipNet reads a pip model file: an MLP (vision/internal/mlp) or a
+// CNN (vision/internal/cnn), told apart by the file's header.
+func decodePipNet(data []byte) (pipNet, error) {
+	if bytes.HasPrefix(data, []byte(cnn.Magic)) {
+		n, err := cnn.Unmarshal(data)
+		return pipNet{cnn: n}, err
+	}
+	n, err := mlp.Unmarshal(data)
+	return pipNet{mlp: n}, err
+}
+
+// reader checks the network's shape and makes a reader with its own
+// scratch space.
+func (p pipNet) reader() (pipReader, error) {
+	switch {
+	case p.cnn != nil:
+		a := p.cnn.Arch
+		if a.InC != 1 || a.Side != PipSide || a.Classes != 6 {
+			return nil, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1x%dx%d to 6", a.InC, a.Side, a.Side, a.Classes, PipSide, PipSide)
+		}
+		return cnnPips{p.cnn.NewWorkspace()}, nil
+	case p.mlp != nil:
+		if p.mlp.Inputs() != PipInputs || p.mlp.Outputs() != 6 {
+			return nil, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)
+		}
+		return mlpPips{p.mlp, p.mlp.NewScratch()}, nil
+	}
+	return nil, fmt.Errorf("vision: no pip network")
+}
+
 // useNetworks makes the detector read cells with the given networks.
-func (d *Detector) useNetworks(top, pips *mlp.Net) error {
+func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	if top.Inputs() != TopInputs || top.Outputs() != TopClasses {
 		return fmt.Errorf("vision: top network takes %d inputs to %d classes, want %d to %d", top.Inputs(), top.Outputs(), TopInputs, TopClasses)
 	}
-	if pips.Inputs() != PipInputs || pips.Outputs() != 6 {
-		return fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", pips.Inputs(), pips.Outputs(), PipInputs)
+	pr, err := pips.reader()
+	if err != nil {
+		return err
 	}
-	d.top, d.pips = top, pips
-	d.topScratch, d.pipScratch = top.NewScratch(), pips.NewScratch()
+	d.top, d.pips = top, pr
+	d.topScratch = top.NewScratch()
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, PipInputs)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	return nil
@@ -352,21 +420,59 @@ var builtinTop []byte
 //go:embed model/pips.mlp
 var builtinPips []byte
 
-//go:embed model/height.mlp
-var builtinHeight []byte
+// The height networks: height.mlp, then height2.mlp, height3.mlp..., and
+// height.cnn if there is one (an ensemble whose probabilities are
+// averaged).
+//
+//go:embed model/height*
+var builtinHeightFS embed.FS
 
-// builtinNetworks decodes the built-in networks once: top, pips, height.
-var builtinNetworks = sync.OnceValues(func() (*[3]*mlp.Net, error) {
-	var nets [3]*mlp.Net
-	for i, f := range []struct {
-		name string
-		data []byte
-	}{{"top", builtinTop}, {"pip", builtinPips}, {"height", builtinHeight}} {
-		n, err := mlp.Unmarshal(f.data)
-		if err != nil {
-			return nil, fmt.Errorf("vision: built-in %s network: %w", f.name, err)
+// HeightMemberPath is the file of the k-th (from 0) network of a height
+// ensemble whose first file is base: height.mlp, height2.mlp, ...
+func HeightMemberPath(base string, k int) string {
+	if k == 0 {
+		return base
+	}
+	return strings.TrimSuffix(base, ".mlp") + strconv.Itoa(k+1) + ".mlp"
+}
+
+// builtinNets are the built-in networks, decoded.
+type builtinNets struct {
+	top       *mlp.Net
+	height    []*mlp.Net
+	heightCNN *cnn.Net // nil if there is none
+	pips      pipNet
+}
+
+// builtinNetworks decodes the built-in networks once.
+var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
+	var nets builtinNets
+	var err error
+	if nets.top, err = mlp.Unmarshal(builtinTop); err != nil {
+		return nil, fmt.Errorf("vision: built-in top network: %w", err)
+	}
+	if nets.pips, err = decodePipNet(builtinPips); err != nil {
+		return nil, fmt.Errorf("vision: built-in pip network: %w", err)
+	}
+	for k := 0; ; k++ {
+		f := HeightMemberPath("model/height.mlp", k)
+		data, err := builtinHeightFS.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) && k > 0 {
+			break
 		}
-		nets[i] = n
+		if err != nil {
+			return nil, err
+		}
+		n, err := mlp.Unmarshal(data)
+		if err != nil {
+			return nil, fmt.Errorf("vision: built-in height network %s: %w", f, err)
+		}
+		nets.height = append(nets.height, n)
+	}
+	if data, err := builtinHeightFS.ReadFile("model/height.cnn"); err == nil {
+		if nets.heightCNN, err = cnn.Unmarshal(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in height CNN: %w", err)
+		}
 	}
 	return &nets, nil
 })
@@ -469,15 +575,55 @@ func (dec *Decision) setMaterial(q *[TopClasses]float32) {
 	}
 }
 
-// useHeightNetwork makes the detector choose heights with a cell-level
-// network instead of the top network's level-by-level beliefs.
-func (d *Detector) useHeightNetwork(n *mlp.Net) error {
-	if n.Inputs() != CellInputs || n.Outputs() != HeightClasses {
-		return fmt.Errorf("vision: height network takes %d inputs to %d classes, want %d to %d", n.Inputs(), n.Outputs(), CellInputs, HeightClasses)
+// useHeightNetworks makes the detector choose heights with cell-level
+// networks (the mean of their probabilities; hc, a CNN, may be nil)
+// instead of the top network's level-by-level beliefs.
+func (d *Detector) useHeightNetworks(nets []*mlp.Net, hc *cnn.Net) error {
+	if len(nets) == 0 && hc == nil {
+		return fmt.Errorf("vision: no height network")
 	}
-	d.height, d.heightScratch = n, n.NewScratch()
-	d.cellX, d.heightP = make([]float32, CellInputs), make([]float32, HeightClasses)
+	if hc != nil {
+		if a := hc.Arch; a.InC != HeightCNNChannels || a.Side != faceSide || a.Classes != HeightClasses {
+			return fmt.Errorf("vision: height CNN takes %dx%dx%d inputs to %d classes, want %dx%dx%d to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, faceSide, faceSide, HeightClasses)
+		}
+	}
+	for _, n := range nets {
+		if n.Inputs() != CellInputs || n.Outputs() != HeightClasses {
+			return fmt.Errorf("vision: height network takes %d inputs to %d classes, want %d to %d", n.Inputs(), n.Outputs(), CellInputs, HeightClasses)
+		}
+	}
+	d.height, d.heightScratch = nets, nil
+	for _, n := range nets {
+		d.heightScratch = append(d.heightScratch, n.NewScratch())
+	}
+	d.cellX, d.heightP, d.heightTmp = make([]float32, CellInputs), make([]float32, HeightClasses), make([]float32, HeightClasses)
+	d.heightCNN, d.heightCNNX = nil, nil
+	if hc != nil {
+		d.heightCNN, d.heightCNNX = hc.NewWorkspace(), make([]float32, HeightCNNLen)
+	}
 	return nil
+}
+
+// predictHeight leaves in d.heightP the height networks' mean
+// probabilities for the cell in d.cellX.
+func (d *Detector) predictHeight() {
+	clear(d.heightP)
+	members := len(d.height)
+	if d.heightCNN != nil {
+		members++
+		HeightCNNInput(d.cellX, d.heightCNNX)
+		if d.heightCNN.Forward(d.heightCNNX) == nil { // the length was checked at load
+			for k, v := range d.heightCNN.Prob {
+				d.heightP[k] += v / float32(members)
+			}
+		}
+	}
+	for i, n := range d.height {
+		n.Predict(d.cellX, d.heightScratch[i], d.heightTmp)
+		for k, v := range d.heightTmp {
+			d.heightP[k] += v / float32(members)
+		}
+	}
 }
 
 // MaterialAt is the likeliest top-die material in the top network's
@@ -486,4 +632,32 @@ func MaterialAt(q *[TopClasses]float32) byte {
 	var dec Decision
 	dec.setMaterial(q)
 	return dec.Material
+}
+
+// HeightCNNChannels is how many planes the height CNN's input has: for
+// each level 1..MaxStack, the face patch's brightness and its blueness.
+const HeightCNNChannels = 2 * MaxStack
+
+// HeightCNNLen is the length of the height CNN's input.
+const HeightCNNLen = HeightCNNChannels * faceSide * faceSide
+
+// FaceSide is the side of the face patch, in samples.
+const FaceSide = faceSide
+
+// HeightCNNInput turns a height network's input (the top network's inputs
+// at every level, CellInputs long) into the height CNN's: level by level,
+// the face patch's brightness (B+G+R)/3 and blueness B-(G+R)/2 as planes,
+// so the network sees the levels side by side as channels and can compare
+// where a face fits.
+func HeightCNNInput(cell, dst []float32) {
+	const n = faceSide * faceSide
+	for h := 0; h < MaxStack; h++ {
+		face := cell[h*TopInputs : h*TopInputs+faceLen]
+		lum, blue := dst[2*h*n:(2*h+1)*n], dst[(2*h+1)*n:(2*h+2)*n]
+		for i := 0; i < n; i++ {
+			b, g, r := face[3*i], face[3*i+1], face[3*i+2]
+			lum[i] = (b + g + r) / 3
+			blue[i] = b - (g+r)/2
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
 
@@ -71,12 +72,60 @@ func TestAugmentTopTurnsPatchesAndSlideTogether(t *testing.T) {
 func TestBuiltinNetworksFitTheReader(t *testing.T) {
 	nets, err := builtinNetworks()
 	require.NoError(t, err)
-	assert.Equal(t, TopInputs, nets[0].Inputs())
-	assert.Equal(t, TopClasses, nets[0].Outputs())
-	assert.Equal(t, PipInputs, nets[1].Inputs())
-	assert.Equal(t, 6, nets[1].Outputs())
-	assert.Equal(t, CellInputs, nets[2].Inputs())
-	assert.Equal(t, HeightClasses, nets[2].Outputs())
+	assert.Equal(t, TopInputs, nets.top.Inputs())
+	assert.Equal(t, TopClasses, nets.top.Outputs())
+	_, err = nets.pips.reader()
+	assert.NoError(t, err)
+	require.NotEmpty(t, nets.height)
+	for _, h := range nets.height {
+		assert.Equal(t, CellInputs, h.Inputs())
+		assert.Equal(t, HeightClasses, h.Outputs())
+	}
+	assert.Equal(t, "dir/height.mlp", HeightMemberPath("dir/height.mlp", 0))
+	assert.Equal(t, "dir/height3.mlp", HeightMemberPath("dir/height.mlp", 2))
+}
+
+// A pip network of the wrong shape is refused, whichever kind it is, and
+// a CNN of the right shape is taken.
+func TestPipNetworkShapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, a := range []cnn.Arch{
+		{InC: 3, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 6},
+		{InC: 1, Side: PipSide * 2, Convs: []int{4}, Hidden: 4, Classes: 6},
+		{InC: 1, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 5},
+	} {
+		n, err := cnn.New(a, rng)
+		require.NoError(t, err)
+		b, err := n.MarshalBinary()
+		require.NoError(t, err)
+		p, err := decodePipNet(b)
+		require.NoError(t, err)
+		_, err = p.reader()
+		assert.ErrorContains(t, err, "pip CNN takes", "%+v", a)
+	}
+	n, err := cnn.New(cnn.Arch{InC: 1, Side: PipSide, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
+	require.NoError(t, err)
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	p, err := decodePipNet(b)
+	require.NoError(t, err)
+	r, err := p.reader()
+	require.NoError(t, err)
+	out := make([]float32, 6)
+	r.read(make([]float32, PipInputs), out)
+	var sum float32
+	for _, v := range out {
+		sum += v
+	}
+	assert.InDelta(t, 1, sum, 1e-5, "the CNN's probabilities")
+	small, _ := mlp.New([]int{PipInputs, 4, 5}, 1)
+	b, _ = small.MarshalBinary()
+	p, err = decodePipNet(b)
+	require.NoError(t, err)
+	_, err = p.reader()
+	assert.ErrorContains(t, err, "pip network takes")
+	_, err = decodePipNet([]byte(cnn.Magic + "junk"))
+	assert.ErrorIs(t, err, cnn.ErrFormat)
 }
 
 func TestUseNetworkFilesRejectsBadFiles(t *testing.T) {
@@ -232,4 +281,55 @@ func TestDecideHeight(t *testing.T) {
 	assert.True(t, DecideHeight(p).Occluded)
 	p[HeightHand], p[4], p[0] = 0, 0, 1
 	assert.Zero(t, DecideHeight(p).Height)
+}
+
+// A model folder with several height networks and a height CNN is read
+// as one ensemble; a height CNN of the wrong shape is refused.
+func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		return p
+	}
+	top := write("top.mlp", builtinTop)
+	pips := write("pips.bin", builtinPips)
+	for k := 0; k < 2; k++ {
+		n, err := mlp.New([]int{CellInputs, 4, HeightClasses}, uint64(k+1))
+		require.NoError(t, err)
+		b, err := n.MarshalBinary()
+		require.NoError(t, err)
+		write(filepath.Base(HeightMemberPath("height.mlp", k)), b)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	hc, err := cnn.New(cnn.Arch{InC: HeightCNNChannels, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
+	require.NoError(t, err)
+	b, err := hc.MarshalBinary()
+	require.NoError(t, err)
+	write("height.cnn", b)
+
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Len(t, d.height, 2)
+	require.NotNil(t, d.heightCNN)
+	truth, err := os.ReadFile(filepath.Join(corpus, "still_0000.json"))
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(truth)
+	require.NoError(t, err)
+	res, err := d.DetectFile(filepath.Join(corpus, "still_0000.jpg"), cam)
+	require.NoError(t, err)
+	assert.NotEmpty(t, res.Cards)
+	var sum float32
+	for _, v := range d.heightP {
+		sum += v
+	}
+	assert.InDelta(t, 1, sum, 1e-4, "the ensemble's mean probabilities")
+
+	bad, err := cnn.New(cnn.Arch{InC: 3, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
+	require.NoError(t, err)
+	b, err = bad.MarshalBinary()
+	require.NoError(t, err)
+	write("height.cnn", b)
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "height CNN takes 3x")
 }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
 
 // CellSample is one cell of a rendered image as the learned reader sees
@@ -109,28 +112,48 @@ func (s *CellSample) TopClass(h int) int {
 
 // UseNetworkFiles makes the detector read cells with the networks in two
 // model files (vision/celltrain writes them), instead of its built-in ones.
+// The pip network's file may hold an MLP or a CNN.
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	top, err := loadNet(topPath)
 	if err != nil {
 		return err
 	}
-	pips, err := loadNet(pipsPath)
+	data, err := os.ReadFile(pipsPath)
 	if err != nil {
 		return err
+	}
+	pips, err := decodePipNet(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pipsPath, err)
 	}
 	if err := d.useNetworks(top, pips); err != nil {
 		return err
 	}
-	// a height network beside them is used if there is one
-	hp := filepath.Join(filepath.Dir(topPath), "height.mlp")
-	if _, err := os.Stat(hp); err == nil {
+	// height networks beside them (height.mlp, height2.mlp, ..., and
+	// height.cnn) are used if there are any
+	var heights []*mlp.Net
+	for k := 0; ; k++ {
+		hp := HeightMemberPath(filepath.Join(filepath.Dir(topPath), "height.mlp"), k)
+		if _, err := os.Stat(hp); err != nil {
+			break
+		}
 		h, err := loadNet(hp)
 		if err != nil {
 			return err
 		}
-		return d.useHeightNetwork(h)
+		heights = append(heights, h)
 	}
-	d.height = nil
+	var hc *cnn.Net
+	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
+	if data, err := os.ReadFile(hcPath); err == nil {
+		if hc, err = cnn.Unmarshal(data); err != nil {
+			return fmt.Errorf("%s: %w", hcPath, err)
+		}
+	}
+	if len(heights) > 0 || hc != nil {
+		return d.useHeightNetworks(heights, hc)
+	}
+	d.height, d.heightCNN = nil, nil
 	return nil
 }
 

@@ -20,11 +20,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blueprints-companion/blueprints/vision"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
 
@@ -48,12 +51,36 @@ func run(args []string) error {
 	outPips := fl.String("out-pips", "vision/model/pips.mlp", "pip network file to write")
 	outHeight := fl.String("out-height", "vision/model/height.mlp", "height network file to write (\"\": train none; the detector then takes heights from the top network level by level)")
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
+	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
+	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
+	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn); the others are read from their -out-* files, to measure with")
+	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
+	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
+	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
+	heightMembers := fl.Int("height-members", 1, "height networks to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them")
+	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
+	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
+	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
 	if *data == "" {
 		return errors.New("-data is required")
 	}
+	trainSet := map[string]bool{}
+	for _, w := range strings.Split(*only, ",") {
+		if *eval {
+			break
+		}
+		if w != "top" && w != "pips" && w != "height" && w != "height-cnn" {
+			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn", *only)
+		}
+		trainSet[w] = true
+	}
+	if *heightMembers < 1 || *heightMembers > 9 {
+		return fmt.Errorf("-height-members %d: want 1..9", *heightMembers)
+	}
+
 	var files []string
 	for _, dir := range strings.Split(*data, ",") {
 		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
@@ -100,25 +127,6 @@ func run(args []string) error {
 	}
 	fmt.Printf("%d images: %d training cells, %d validation cells\n", len(files), len(train), len(test))
 
-	var topS, pipS []mlp.Sample
-	for _, c := range train {
-		for h := 1; h <= vision.MaxStack; h++ {
-			if k := c.TopClass(h); k >= 0 {
-				topS = append(topS, mlp.Sample{X: c.Top[h-1], Class: k})
-			}
-		}
-		if c.Height > 0 && c.Hand == 0 {
-			pipS = append(pipS, mlp.Sample{X: c.Pips[c.Height-1], Class: c.PipsTop - 1})
-		}
-	}
-	top, err := mlp.New([]int{vision.TopInputs, *hidden, vision.TopClasses}, *seed)
-	if err != nil {
-		return err
-	}
-	pips, err := mlp.New([]int{vision.PipInputs, *pipHidden, *pipHidden / 2, 6}, *seed+1)
-	if err != nil {
-		return err
-	}
 	report := func(name string) func(int, float64) {
 		return func(ep int, loss float64) {
 			if ep%5 == 4 {
@@ -126,19 +134,114 @@ func run(args []string) error {
 			}
 		}
 	}
-	if err := top.Train(topS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed, Augment: vision.AugmentTop, Epoch: report("top")}); err != nil {
-		return err
+	// What is not trained is read, to measure with.
+	var (
+		top        *mlp.Net
+		pipPredict predictor
+		height     []*mlp.Net
+		heightCNN  *cnn.Net
+		err        error
+	)
+	if !trainSet["top"] {
+		if top, err = readNet(*outTop); err != nil {
+			return err
+		}
 	}
-	if err := pips.Train(pipS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed + 1, Augment: vision.AugmentPips, Epoch: report("pips")}); err != nil {
-		return err
+	if !trainSet["pips"] {
+		b, err := os.ReadFile(*outPips)
+		if err != nil {
+			return err
+		}
+		if pipPredict, err = loadPredictor(b); err != nil {
+			return fmt.Errorf("%s: %w", *outPips, err)
+		}
 	}
-	outs := []struct {
+	if !trainSet["height"] && *outHeight != "" {
+		for k := 0; ; k++ {
+			p := vision.HeightMemberPath(*outHeight, k)
+			if _, err := os.Stat(p); err != nil && k > 0 {
+				break
+			}
+			n, err := readNet(p)
+			if err != nil {
+				return err
+			}
+			height = append(height, n)
+		}
+	}
+	if !trainSet["height-cnn"] {
+		if b, err := os.ReadFile(*outHeightCNN); err == nil {
+			if heightCNN, err = cnn.Unmarshal(b); err != nil {
+				return fmt.Errorf("%s: %w", *outHeightCNN, err)
+			}
+			if a := heightCNN.Arch; a.InC != vision.HeightCNNChannels || a.Side != vision.FaceSide || a.Classes != vision.HeightClasses {
+				return fmt.Errorf("%s: a CNN for %dx%dx%d inputs to %d classes, not a height CNN", *outHeightCNN, a.InC, a.Side, a.Side, a.Classes)
+			}
+		}
+	}
+
+	// The networks to train are independent (each has its own seeded
+	// source and reads the samples only), so they train side by side, one
+	// per core; the files do not depend on how many run at once.
+	type model interface{ MarshalBinary() ([]byte, error) }
+	type output struct {
 		path string
-		n    *mlp.Net
-	}{{*outTop, top}, {*outPips, pips}}
-	var height *mlp.Net
-	if *outHeight != "" {
-		var cellS []mlp.Sample
+		n    model
+	}
+	type job struct {
+		out output
+		run func() (model, error)
+	}
+	var jobs []*job
+	if trainSet["top"] {
+		var topS []mlp.Sample
+		for _, c := range train {
+			for h := 1; h <= vision.MaxStack; h++ {
+				if k := c.TopClass(h); k >= 0 {
+					topS = append(topS, mlp.Sample{X: c.Top[h-1], Class: k})
+				}
+			}
+		}
+		jobs = append(jobs, &job{out: output{path: *outTop}, run: func() (model, error) {
+			n, err := mlp.New([]int{vision.TopInputs, *hidden, vision.TopClasses}, *seed)
+			if err != nil {
+				return nil, err
+			}
+			top = n
+			return n, n.Train(topS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed, Augment: vision.AugmentTop, Epoch: report("top")})
+		}})
+	}
+	if trainSet["pips"] {
+		var pipS []mlp.Sample
+		for _, c := range train {
+			if c.Height > 0 && c.Hand == 0 {
+				pipS = append(pipS, mlp.Sample{X: c.Pips[c.Height-1], Class: c.PipsTop - 1})
+			}
+		}
+		var convs []int
+		if *pipConvs != "" {
+			if convs, err = parseConvs(*pipConvs); err != nil {
+				return err
+			}
+		}
+		jobs = append(jobs, &job{out: output{path: *outPips}, run: func() (model, error) {
+			if convs != nil {
+				n, err := trainCNN("pip cnn", pipS, cnn.Arch{InC: 1, Side: vision.PipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1, start)
+				if err == nil {
+					pipPredict = cnnPredictor(n)
+				}
+				return n, err
+			}
+			n, err := mlp.New([]int{vision.PipInputs, *pipHidden, *pipHidden / 2, 6}, *seed+1)
+			if err != nil {
+				return nil, err
+			}
+			pipPredict = mlpPredictor(n)
+			return n, n.Train(pipS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed + 1, Augment: vision.AugmentPips, Epoch: report("pips")})
+		}})
+	}
+	var cellS []mlp.Sample
+	if trainSet["height"] || trainSet["height-cnn"] {
 		for _, c := range train {
 			k := c.HeightClass()
 			if k < 0 {
@@ -150,16 +253,65 @@ func run(args []string) error {
 			}
 			cellS = append(cellS, mlp.Sample{X: x, Class: k})
 		}
-		if height, err = mlp.New([]int{vision.CellInputs, *heightHidden, vision.HeightClasses}, *seed+2); err != nil {
+	}
+	if trainSet["height"] && *outHeight != "" {
+		height = make([]*mlp.Net, *heightMembers)
+		for k := 0; k < *heightMembers; k++ {
+			jobs = append(jobs, &job{out: output{path: vision.HeightMemberPath(*outHeight, k)}, run: func() (model, error) {
+				hs := *seed + 2 + 100*uint64(k) // member 0 keeps the single network's seed
+				n, err := mlp.New([]int{vision.CellInputs, *heightHidden, vision.HeightClasses}, hs)
+				if err != nil {
+					return nil, err
+				}
+				height[k] = n
+				return n, n.Train(cellS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: hs, Augment: vision.AugmentCell, Epoch: report(fmt.Sprintf("height %d", k+1))})
+			}})
+		}
+		// a longer ensemble written before must not be taken for this one
+		for k := *heightMembers; ; k++ {
+			if err := os.Remove(vision.HeightMemberPath(*outHeight, k)); err != nil {
+				break
+			}
+		}
+	}
+	if trainSet["height-cnn"] {
+		convs, err := parseConvs(*heightConvs)
+		if err != nil {
 			return err
 		}
-		if err := height.Train(cellS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed + 2, Augment: vision.AugmentCell, Epoch: report("height")}); err != nil {
-			return err
-		}
-		outs = append(outs, struct {
-			path string
-			n    *mlp.Net
-		}{*outHeight, height})
+		arch := cnn.Arch{InC: vision.HeightCNNChannels, Side: vision.FaceSide, Convs: convs, Hidden: *heightCNNHidden, Classes: vision.HeightClasses}
+		jobs = append(jobs, &job{out: output{path: *outHeightCNN}, run: func() (model, error) {
+			n, err := trainCNN("height cnn", cellS, arch, heightCNNPrep(), *epochs, *lr, *seed+3, start)
+			heightCNN = n
+			return n, err
+		}})
+	}
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, max(1, *parallel))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			j.out.n, errs[i] = j.run()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	var outs []output
+	for _, j := range jobs {
+		outs = append(outs, j.out)
+	}
+	var heightPreds []predictor
+	for _, n := range height {
+		heightPreds = append(heightPreds, mlpPredictor(n))
+	}
+	if heightCNN != nil {
+		heightPreds = append(heightPreds, heightCNNPredictor(heightCNN))
 	}
 	for _, w := range outs {
 		b, err := w.n.MarshalBinary()
@@ -173,34 +325,53 @@ func run(args []string) error {
 			return err
 		}
 	}
-	fmt.Printf("trained in %s; wrote", time.Since(start).Round(time.Second))
-	for _, w := range outs {
-		fmt.Printf(" %s", w.path)
+	if len(outs) > 0 {
+		fmt.Printf("trained in %s; wrote", time.Since(start).Round(time.Second))
+		for _, w := range outs {
+			fmt.Printf(" %s", w.path)
+		}
+		fmt.Println()
 	}
-	fmt.Println()
 	for _, set := range []struct {
 		name  string
 		cells []vision.CellSample
 	}{{"training", train}, {"validation", test}} {
-		fmt.Printf("%s: %s\n", set.name, measure(top, pips, nil, set.cells))
-		if height != nil {
-			fmt.Printf("%s, heights from the cell network: %s\n", set.name, measure(top, pips, height, set.cells))
+		fmt.Printf("%s: %s\n", set.name, measure(top, pipPredict, nil, set.cells))
+		if len(heightPreds) > 0 {
+			fmt.Printf("%s, heights from the cell networks (%d): %s\n", set.name, len(heightPreds), measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), set.cells))
+		}
+		if heightCNN != nil && len(heightPreds) > 1 {
+			fmt.Printf("%s, heights from the CNN alone: %s\n", set.name, measure(top, pipPredict, heightCNNPredictor(heightCNN), set.cells))
 		}
 	}
 	return nil
 }
 
-// measure reads the cells as the detector does and tallies what is right.
-func measure(top, pips, height *mlp.Net, cells []vision.CellSample) string {
-	ts, ps := top.NewScratch(), pips.NewScratch()
-	var hs *mlp.Scratch
-	var hp []float32
-	cellX := make([]float32, vision.CellInputs)
-	if height != nil {
-		hs, hp = height.NewScratch(), make([]float32, vision.HeightClasses)
+// showMisreads makes measure list the stacks whose height it misreads.
+var showMisreads bool
+
+// readNet reads an MLP model file.
+func readNet(path string) (*mlp.Net, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
+	n, err := mlp.Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// measure reads the cells as the detector does and tallies what is right.
+func measure(top *mlp.Net, pips, height predictor, cells []vision.CellSample) string {
+	ts := top.NewScratch()
+	cellX := make([]float32, vision.CellInputs)
+	hp := make([]float32, vision.HeightClasses)
 	pp := make([]float32, 6)
-	var occ, nocc, n, hOK, mOK, pOK, all, covered, flagged, clear, falseFlag int
+	var occ, nocc, n, hOK, mOK, pOK, all, covered, flagged, clearCells, falseFlag int
+	var mGivenH, pGivenH int
+	var pipTrue int // pips right when read at the true height
 	var probs [vision.MaxStack][vision.TopClasses]float32
 	for _, c := range cells {
 		for h := 1; h <= vision.MaxStack; h++ {
@@ -211,7 +382,7 @@ func measure(top, pips, height *mlp.Net, cells []vision.CellSample) string {
 			for h := 0; h < vision.MaxStack; h++ {
 				copy(cellX[h*vision.TopInputs:], c.Top[h])
 			}
-			height.Predict(cellX, hs, hp)
+			height(cellX, hp)
 			dec2 := vision.DecideHeight(hp)
 			if dec2.Height > 0 {
 				dec2.Material = dec.Material
@@ -233,7 +404,7 @@ func measure(top, pips, height *mlp.Net, cells []vision.CellSample) string {
 		case c.Hand > 0:
 			continue
 		}
-		clear++
+		clearCells++
 		if isFlagged {
 			falseFlag++
 			bestH = 0
@@ -247,10 +418,13 @@ func measure(top, pips, height *mlp.Net, cells []vision.CellSample) string {
 		}
 		n++
 		okH := bestH == c.Height
+		if !okH && showMisreads {
+			fmt.Fprintf(os.Stderr, "height misread: %s seat %d r%dc%d: %d high, top %c%d, read %d high\n", c.Image, c.Seat, c.Row+1, c.Col+1, c.Height, c.Material, c.PipsTop, bestH)
+		}
 		okM := bestH > 0 && dec.Material == c.Material
 		okP := false
 		if bestH > 0 {
-			pips.Predict(c.Pips[bestH-1], ps, pp)
+			pips(c.Pips[bestH-1], pp)
 			pi := 0
 			for k := 1; k < 6; k++ {
 				if pp[k] > pp[pi] {
@@ -259,16 +433,23 @@ func measure(top, pips, height *mlp.Net, cells []vision.CellSample) string {
 			}
 			okP = pi+1 == c.PipsTop
 		}
+		pips(c.Pips[c.Height-1], pp)
+		pt := 0
+		for k := 1; k < 6; k++ {
+			if pp[k] > pp[pt] {
+				pt = k
+			}
+		}
 		for _, t := range []struct {
 			ok bool
 			c  *int
-		}{{okH, &hOK}, {okM, &mOK}, {okP, &pOK}, {okH && okM && okP, &all}} {
+		}{{okH, &hOK}, {okM, &mOK}, {okP, &pOK}, {okH && okM && okP, &all}, {okH && okM, &mGivenH}, {okH && okP, &pGivenH}, {pt+1 == c.PipsTop, &pipTrue}} {
 			if t.ok {
 				*t.c++
 			}
 		}
 	}
 	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
-	return fmt.Sprintf("empty/occupied %.1f%% of %d cells; of %d stacks: height %.1f%%, material %.1f%%, pips %.1f%%, whole %.1f%%; covered cells flagged %.1f%% of %d, clear cells flagged %.2f%% of %d",
-		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(flagged, covered), covered, pct(falseFlag, clear), clear)
+	return fmt.Sprintf("empty/occupied %.1f%% of %d cells; of %d stacks: height %.1f%%, material %.1f%%, pips %.1f%%, whole %.1f%%; where the height is right: material %.1f%%, pips %.1f%%; pips at the true height %.1f%%; covered cells flagged %.1f%% of %d, clear cells flagged %.2f%% of %d",
+		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(mGivenH, hOK), pct(pGivenH, hOK), pct(pipTrue, n), pct(flagged, covered), covered, pct(falseFlag, clearCells), clearCells)
 }

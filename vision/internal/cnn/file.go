@@ -14,7 +14,10 @@ import (
 // (InC, Side, number of convs, each conv's channels, Hidden, Classes, flags), every
 // parameter as little-endian float32 in params order, then a CRC-32 (IEEE)
 // of everything before it.
-const magic = "blueprints-cnn v1\n"
+const magic = Magic
+
+// Magic is how a model file begins.
+const Magic = "blueprints-cnn v1\n"
 
 // Architecture flags in the header.
 const flagGAP = 1

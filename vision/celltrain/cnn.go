@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blueprints-companion/blueprints/vision"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
+)
+
+// predictor runs a trained network on one input: an MLP or a CNN.
+type predictor func(x, out []float32)
+
+func mlpPredictor(n *mlp.Net) predictor {
+	s := n.NewScratch()
+	return func(x, out []float32) { n.Predict(x, s, out) }
+}
+
+func cnnPredictor(n *cnn.Net) predictor {
+	ws := n.NewWorkspace()
+	return func(x, out []float32) {
+		if err := ws.Forward(x); err != nil {
+			panic(err) // inputs are built to the network's length
+		}
+		copy(out, ws.Prob)
+	}
+}
+
+// loadPredictor reads a model file of either kind.
+func loadPredictor(b []byte) (predictor, error) {
+	if n, err := mlp.Unmarshal(b); err == nil {
+		return mlpPredictor(n), nil
+	}
+	n, err := cnn.Unmarshal(b)
+	if err != nil {
+		return nil, err
+	}
+	return cnnPredictor(n), nil
+}
+
+// parseConvs reads a comma-separated list of conv block widths.
+func parseConvs(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("conv widths %q: want a list like 16,32", s)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// trainCNN trains a CNN classifier: mini-batch Adam, linear warm-up over
+// the first epoch then a cosine decay. prep turns a sample's stored inputs
+// into the network's input tensor (dst), augmenting them at random.
+func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x91b5))
+	net, err := cnn.New(arch, rng)
+	if err != nil {
+		return nil, err
+	}
+	ws := net.NewWorkspace()
+	ws.Smooth = 0.05
+	gr := net.NewGrads()
+	opt := net.NewAdam(lr)
+	opt.WeightDecay = 1e-4
+	x := make([]float32, net.InputLen())
+	order := make([]int, len(samples))
+	for i := range order {
+		order[i] = i
+	}
+	const batch = 32
+	perEpoch := (len(samples) + batch - 1) / batch
+	steps, step := epochs*perEpoch, 0
+	for ep := 0; ep < epochs; ep++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var loss float64
+		for b := 0; b < len(order); b += batch {
+			gr.Zero()
+			n := 0
+			for _, i := range order[b:min(b+batch, len(order))] {
+				prep(x, samples[i].X, rng)
+				if err := ws.Forward(x); err != nil {
+					return nil, err
+				}
+				loss += ws.Backward(x, samples[i].Class, gr)
+				n++
+			}
+			f := float64(step) / float64(steps)
+			opt.LR = lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
+			if step < perEpoch {
+				opt.LR *= float64(step+1) / float64(perEpoch)
+			}
+			opt.Step(net, gr, n)
+			step++
+		}
+		if ep%5 == 4 || ep == epochs-1 {
+			fmt.Fprintf(os.Stderr, "%s epoch %d loss %.4f (%s)\n", name, ep+1, loss/float64(len(samples)), time.Since(start).Round(time.Second))
+		}
+	}
+	return net, nil
+}
+
+// prepPips augments a pip patch: one random symmetry of the square.
+func prepPips(dst, x []float32, rng *rand.Rand) {
+	copy(dst, x)
+	vision.AugmentPips(dst, rng)
+}
+
+// heightCNNPrep augments a cell's inputs at every level (one symmetry of
+// the square for all of them) and turns them into the height CNN's input.
+func heightCNNPrep() func(dst, x []float32, rng *rand.Rand) {
+	cell := make([]float32, vision.CellInputs)
+	return func(dst, x []float32, rng *rand.Rand) {
+		copy(cell, x)
+		vision.AugmentCell(cell, rng)
+		vision.HeightCNNInput(cell, dst)
+	}
+}
+
+// heightCNNPredictor runs a height CNN on a cell's inputs at every level.
+func heightCNNPredictor(n *cnn.Net) predictor {
+	p := cnnPredictor(n)
+	x := make([]float32, n.InputLen())
+	return func(cell, out []float32) {
+		vision.HeightCNNInput(cell, x)
+		p(x, out)
+	}
+}
+
+// meanPredictor averages the probabilities of several predictors.
+func meanPredictor(ps []predictor, classes int) predictor {
+	tmp := make([]float32, classes)
+	return func(x, out []float32) {
+		clear(out)
+		for _, p := range ps {
+			p(x, tmp)
+			for k, v := range tmp {
+				out[k] += v / float32(len(ps))
+			}
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The networks train side by side, yet each file must depend only on the
+// data and the seed, not on how many trained at once.
+func TestTrainingDoesNotDependOnJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains five small networks twice")
+	}
+	files := map[string][]byte{}
+	for _, jobs := range []string{"1", "3"} {
+		dir := t.TempDir()
+		out := func(name string) string { return filepath.Join(dir, name) }
+		err := run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", "1",
+			"-hidden", "8", "-height-hidden", "8", "-pip-convs", "4,8", "-pip-cnn-hidden", "8",
+			"-height-convs", "4,8", "-height-cnn-hidden", "8", "-height-members", "2",
+			"-train", "top,pips,height,height-cnn", "-jobs", jobs,
+			"-out-top", out("top.mlp"), "-out-pips", out("pips.cnn"), "-out-height", out("height.mlp"), "-out-height-cnn", out("height.cnn")})
+		require.NoError(t, err)
+		for _, name := range []string{"top.mlp", "pips.cnn", "height.mlp", "height2.mlp", "height.cnn"} {
+			b, err := os.ReadFile(out(name))
+			require.NoError(t, err, "-jobs %s wrote no %s", jobs, name)
+			if prev, ok := files[name]; ok {
+				assert.Equal(t, prev, b, "%s differs between -jobs 1 and -jobs %s", name, jobs)
+			}
+			files[name] = b
+		}
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-data", "x", "-train", "top,legs"},
+		{"-data", "x", "-height-members", "0"},
+	} {
+		assert.Error(t, run(args), "%q", args)
+	}
+	assert.ErrorContains(t, run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-pip-convs", "4,x"}), "conv widths")
+}
