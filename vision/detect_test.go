@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -154,4 +155,47 @@ func TestNoGrowthAcrossFrames(t *testing.T) {
 	t.Logf("allocs per frame %.0f then %.0f; heap in use %d then %d bytes", first, last, before, after)
 	assert.LessOrEqual(t, last, first, "allocations per frame grew")
 	assert.Less(t, int64(after)-int64(before), int64(1<<20), "heap in use grew by over 1 MiB in 200 frames")
+}
+
+// A stack whose top other dice hide (dice_occlusion in the truth) leaves
+// the stack tallies for its own one; the rest of the image counts as before.
+func TestBenchLeavesHiddenStacksOut(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus, "still_0000.json"))
+	require.NoError(t, err)
+	var truth map[string]any
+	require.NoError(t, json.Unmarshal(data, &truth))
+	img, err := os.ReadFile(filepath.Join(corpus, "still_0000.jpg"))
+	require.NoError(t, err)
+	plain, marked := t.TempDir(), t.TempDir()
+	for _, dir := range []string{plain, marked} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "still_0000.jpg"), img, 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(plain, "still_0000.json"), data, 0o644))
+	n := 0
+	for _, c := range truth["cards"].([]any) {
+		for _, cell := range c.(map[string]any)["cells"].([]any) {
+			cm := cell.(map[string]any)
+			if cm["height"].(float64) > 0 && cm["hand_occlusion"].(float64) == 0 && n == 0 {
+				cm["dice_occlusion"] = 0.8
+				n++
+			}
+		}
+	}
+	require.Equal(t, 1, n, "still_0000 has an uncovered stack")
+	b, err := json.Marshal(truth)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(marked, "still_0000.json"), b, 0o644))
+
+	d := NewDetector(Options{})
+	defer d.Close()
+	a, err := d.Bench(plain, 0)
+	require.NoError(t, err)
+	h, err := d.Bench(marked, 0)
+	require.NoError(t, err)
+	assert.Equal(t, a.Stack.Total-1, h.Stack.Total)
+	assert.Equal(t, a.Height.Total-1, h.Height.Total)
+	assert.Equal(t, a.Occupancy.Total-1, h.Occupancy.Total)
+	assert.Equal(t, 1, h.HiddenByDice.Total)
+	assert.Equal(t, 0, a.HiddenByDice.Total)
+	assert.Equal(t, a.CardFound, h.CardFound)
 }

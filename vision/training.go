@@ -21,8 +21,9 @@ type CellSample struct {
 	Seat, Row, Col  int
 	Height, PipsTop int
 	Material        byte
-	// Hand is the share of the cell's top a hand hides (0..1).
-	Hand float64
+	// Hand is the share of the cell's top a hand hides (0..1); Hidden the
+	// share other dice hide.
+	Hand, Hidden float64
 	Top  [MaxStack][]float32
 	Pips [MaxStack][]float32
 }
@@ -60,9 +61,10 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 		}
 		used[best] = true
 		f := res.Cards[best].feats
-		hand := map[[2]int]float64{}
+		hand, hidden := map[[2]int]float64{}, map[[2]int]float64{}
 		for _, tcell := range tc.Cells {
 			hand[[2]int{tcell.Row, tcell.Col}] = tcell.Hand
+			hidden[[2]int{tcell.Row, tcell.Col}] = tcell.Dice
 		}
 		for _, o := range tc.Occluded {
 			hand[o] = math.Max(hand[o], 1e-6)
@@ -70,7 +72,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 		for r := 0; r < 3 && r < len(tc.Building); r++ {
 			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
 				dice := strings.Fields(tc.Building[r][col])
-				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
+				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Hidden: hidden[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
 				if len(dice) > 0 {
 					top := dice[len(dice)-1]
 					if len(top) != 2 || !strings.ContainsRune(topMaterials, rune(top[0])) || top[1] < '1' || top[1] > '6' {
@@ -88,6 +90,13 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	return out, nil
 }
 
+// HiddenByDice is the share of a cell's top that other dice must hide (a
+// taller neighbour seen from the side, in the renderer's truth) for the
+// cell to count as hidden: the bench leaves such cells out like covered
+// ones, and the networks do not learn from them (their image shows the
+// neighbour, not the cell).
+const HiddenByDice = 0.5
+
 // HandCovered is the share of a cell's top a hand must hide for the cell
 // to count as covered: the top network learns to flag such cells, and the
 // bench counts whether it does.
@@ -96,9 +105,11 @@ const HandCovered = 0.3
 // TopClass is the top network's class for a sample at height h: 0 where
 // no top face lies, 1 + the material's index where one does, HandClass
 // where a hand covers the cell; -1 where a hand hides a little of it (too
-// little to call covered, too much to learn from).
+// little to call covered, too much to learn from) or other dice hide it.
 func (s *CellSample) TopClass(h int) int {
 	switch {
+	case s.Hidden >= HiddenByDice:
+		return -1
 	case s.Hand >= HandCovered:
 		return HandClass
 	case s.Hand > 0:
@@ -158,9 +169,12 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 }
 
 // HeightClass is the height network's class for the sample: 0 empty, the
-// height, HeightHand where a hand covers it; -1 where a hand hides a little.
+// height, HeightHand where a hand covers it; -1 where a hand hides a
+// little or other dice hide it.
 func (s *CellSample) HeightClass() int {
 	switch {
+	case s.Hidden >= HiddenByDice:
+		return -1
 	case s.Hand >= HandCovered:
 		return HeightHand
 	case s.Hand > 0:

@@ -254,6 +254,7 @@ median milliseconds per frame.
 			fmt.Fprintf(out, "%d frames, median %.1f ms per frame\n", rep.Frames, rep.MsPerFrame)
 			line := func(name string, t vision.Tally) {
 				fmt.Fprintf(out, "  %-16s %6.1f%%  (%d/%d)\n", name, 100*t.Rate, t.Right, t.Total)
+				// (a tally with nothing to count reads 0.0% (0/0))
 			}
 			line("card found", rep.CardFound)
 			line("card uncovered", rep.CardFoundUncovered)
@@ -263,6 +264,8 @@ median milliseconds per frame.
 			line("material", rep.Material)
 			line("pips", rep.Pips)
 			line("whole stack", rep.Stack)
+			line("hand flagged", rep.HandFlagged)
+			line("hidden flagged", rep.HiddenByDice)
 			for _, f := range rep.Failures {
 				fmt.Fprintln(out, "  ", f)
 			}

@@ -214,7 +214,7 @@ func run(args []string) error {
 	if trainSet["pips"] {
 		var pipS []mlp.Sample
 		for _, c := range train {
-			if c.Height > 0 && c.Hand == 0 {
+			if c.Height > 0 && c.Hand == 0 && c.Hidden < vision.HiddenByDice {
 				pipS = append(pipS, mlp.Sample{X: c.Pips[c.Height-1], Class: c.PipsTop - 1})
 			}
 		}
@@ -401,7 +401,7 @@ func measure(top *mlp.Net, pips, height predictor, cells []vision.CellSample) st
 				flagged++
 			}
 			continue
-		case c.Hand > 0:
+		case c.Hand > 0, c.Hidden >= vision.HiddenByDice:
 			continue
 		}
 		clearCells++

@@ -156,3 +156,64 @@ func cellOcclusion(sc *Scene, c Card, r, col int) (byHand, byScreen float64) {
 	}
 	return float64(nh) / float64(len(pts)), float64(ns) / float64(len(pts))
 }
+
+// diceOcclusion is the fraction of a cell's top-of-stack samples (as for
+// the hands) that other dice hide from the camera: the dice of other
+// stacks, on this card or another, and the loose ones. A tall stack seen
+// from the side can hide its neighbour's top entirely; no reader can see
+// that top then.
+func diceOcclusion(sc *Scene, ci, r, col int) float64 {
+	o := sc.Cam.Center()
+	m := sc.Model
+	pts := topSquare(m, sc.Cards[ci], r, col)
+	var others []PlacedDie
+	for k, c := range sc.Cards {
+		for rr := range c.Dice {
+			for cc := range c.Dice[rr] {
+				if k == ci && rr == r && cc == col {
+					continue // the stack itself: its dice lie under its top
+				}
+				others = append(others, c.Dice[rr][cc]...)
+			}
+		}
+	}
+	others = append(others, sc.Offer...)
+	n := 0
+	for _, p := range pts {
+		for _, d := range others {
+			if dieHides(d, m.Die/2, o, p) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(pts))
+}
+
+// dieHides reports whether the die (a cube of half-side half) crosses the
+// segment o-p: the segment is clipped by the cube's three pairs of faces
+// in the die's own axes (slab test).
+func dieHides(d PlacedDie, half float64, o, p Vec3) bool {
+	rt := d.Rot.T()
+	a := rt.MulVec(o.Sub(d.Center))
+	b := rt.MulVec(p.Sub(d.Center))
+	lo, hi := 0.0, 1.0
+	for _, ax := range [3][2]float64{{a.X, b.X}, {a.Y, b.Y}, {a.Z, b.Z}} {
+		s, dir := ax[0], ax[1]-ax[0]
+		if math.Abs(dir) < 1e-12 {
+			if math.Abs(s) > half {
+				return false
+			}
+			continue
+		}
+		t0, t1 := (-half-s)/dir, (half-s)/dir
+		if t0 > t1 {
+			t0, t1 = t1, t0
+		}
+		lo, hi = math.Max(lo, t0), math.Min(hi, t1)
+		if lo > hi {
+			return false
+		}
+	}
+	return true
+}

@@ -79,6 +79,9 @@ type TruthCell struct {
 	TopMM  [3]float64 `json:"top_mm"`
 	Hand   float64    `json:"hand_occlusion"`
 	Screen float64    `json:"screen_occlusion"`
+	// Dice is the share of the top that other dice hide (a taller
+	// neighbour seen from the side): see diceOcclusion.
+	Dice float64 `json:"dice_occlusion"`
 }
 
 // TruthDie is a loose die of the offer.
@@ -163,7 +166,7 @@ func TruthOf(sc *Scene, image string) *Truth {
 		Cards: []TruthCard{}, Offer: []TruthDie{}, Hands: []TruthHand{}, Screens: []TruthScreen{},
 	}
 	m := sc.Model
-	for _, c := range sc.Cards {
+	for ci, c := range sc.Cards {
 		tc := TruthCard{Seat: c.Seat, ID: c.ID, Blueprint: c.Layout.String(), Occluded: [][2]int{}}
 		for i, p := range c.Corners(m) {
 			p.Z = m.CardThickness // the printed face
@@ -177,7 +180,7 @@ func TruthOf(sc *Scene, image string) *Truth {
 				row[col] = st.String()
 				top := c.CellTop(m, r, col)
 				hand, screen := cellOcclusion(sc, c, r, col)
-				cell := TruthCell{Row: r, Col: col, Height: len(st), TopPx: px(cam, top), TopMM: v3(top), Hand: round4(hand), Screen: round4(screen)}
+				cell := TruthCell{Row: r, Col: col, Height: len(st), TopPx: px(cam, top), TopMM: v3(top), Hand: round4(hand), Screen: round4(screen), Dice: round4(diceOcclusion(sc, ci, r, col))}
 				if len(st) > 0 {
 					cell.Top = st[len(st)-1].String()
 				}
@@ -311,6 +314,11 @@ func (t *Truth) Validate() error {
 			}
 			if cell.Height != len(strings.Fields(card.Building[cell.Row][cell.Col])) {
 				return bad("card %d: cell %d,%d height %d disagrees with building", i, cell.Row, cell.Col, cell.Height)
+			}
+			for _, sh := range []float64{cell.Hand, cell.Screen, cell.Dice} {
+				if !(sh >= 0 && sh <= 1) {
+					return bad("card %d: cell %d,%d occlusion share %g outside 0..1", i, cell.Row, cell.Col, sh)
+				}
 			}
 		}
 		for _, o := range card.Occluded {
