@@ -86,15 +86,15 @@ type BenchReport struct {
 	// HandFlagged counts cells a hand hides by at least HandCovered of
 	// their top that were flagged occluded; FalseOcclusion counts cells no
 	// hand touches that were (right = not flagged).
-	HandFlagged      Tally            `json:"hand_flagged"`
-	NoFalseOcclusion Tally            `json:"not_falsely_occluded"`
+	HandFlagged      Tally `json:"hand_flagged"`
+	NoFalseOcclusion Tally `json:"not_falsely_occluded"`
 	// HiddenByDice counts stacks whose top other dice hide by at least
 	// HiddenByDice of it (a taller neighbour seen from the side): no image
 	// shows them, so they are left out of the attributes above like the
 	// cells a hand covers; right = flagged occluded.
-	HiddenByDice Tally `json:"hidden_by_dice_flagged"`
-	PerMaterial      map[string]Tally `json:"per_material"`
-	PerHeight        map[string]Tally `json:"per_height"`
+	HiddenByDice Tally            `json:"hidden_by_dice_flagged"`
+	PerMaterial  map[string]Tally `json:"per_material"`
+	PerHeight    map[string]Tally `json:"per_height"`
 	// PerCondition is whole-stack accuracy by table, glare, hands, screens
 	// and image width.
 	PerCondition map[string]Tally `json:"per_condition"`

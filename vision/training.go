@@ -24,8 +24,8 @@ type CellSample struct {
 	// Hand is the share of the cell's top a hand hides (0..1); Hidden the
 	// share other dice hide.
 	Hand, Hidden float64
-	Top  [MaxStack][]float32
-	Pips [MaxStack][]float32
+	Top          [MaxStack][]float32
+	Pips         [MaxStack][]float32
 }
 
 // TrainingCells detects the image of a renderer truth file and returns

@@ -1,9 +1,13 @@
 // Command celltrain trains the learned cell reader of package vision: the
-// top network (is a top face at this level, and of which material) and the
-// pip network, from rendered images with truth (vision/synth), and writes
-// the two model files that package vision embeds.
+// top network (is a top face at this level, and of which material), the
+// pip reader (an MLP or, with -pip-convs, a CNN) and the height networks
+// (MLPs and, with -train ...,height-cnn, a CNN), from rendered images with
+// truth (vision/synth), and writes the model files that package vision
+// embeds. The networks train side by side, one per core (-jobs); each
+// file depends only on the data, the flags and the seed.
 //
 //	go run ./vision/celltrain -data DIR[,DIR...] [-val 0.15] [-seed 1]
+//	go run ./vision/celltrain -data DIR -eval -show-misreads   # measure only
 //
 // Every *.json truth file under each DIR (recursively) is one image. A
 // share of the images (-val, chosen by a hash of the path) is kept out of
@@ -48,7 +52,7 @@ func run(args []string) error {
 	pipHidden := fl.Int("pip-hidden", 96, "hidden units of the pip network")
 	lr := fl.Float64("lr", 2e-3, "Adam step")
 	outTop := fl.String("out-top", "vision/model/top.mlp", "top network file to write")
-	outPips := fl.String("out-pips", "vision/model/pips.mlp", "pip network file to write")
+	outPips := fl.String("out-pips", "", "pip network file to write (default vision/model/pips.cnn with -pip-convs, else vision/model/pips.mlp)")
 	outHeight := fl.String("out-height", "vision/model/height.mlp", "height network file to write (\"\": train none; the detector then takes heights from the top network level by level)")
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
@@ -66,6 +70,12 @@ func run(args []string) error {
 	}
 	if *data == "" {
 		return errors.New("-data is required")
+	}
+	if *outPips == "" {
+		*outPips = "vision/model/pips.mlp"
+		if *pipConvs != "" {
+			*outPips = "vision/model/pips.cnn"
+		}
 	}
 	trainSet := map[string]bool{}
 	for _, w := range strings.Split(*only, ",") {

@@ -1,0 +1,37 @@
+package cnn
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// The cell reader's networks: the height CNN (12 planes of 12x12 face
+// patches) and the pip CNN (16x16 grey).
+func BenchmarkForwardCellNets(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		a    Arch
+	}{
+		{"height-16-32", Arch{InC: 12, Side: 12, Convs: []int{16, 32}, Hidden: 64, Classes: 8}},
+		{"height-32-64", Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8}},
+		{"pips-16-32", Arch{InC: 1, Side: 16, Convs: []int{16, 32}, Hidden: 64, Classes: 6}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			n, err := New(c.a, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := make([]float32, n.InputLen())
+			for i := range x {
+				x[i] = float32(i%7) - 3
+			}
+			ws := n.NewWorkspace()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := ws.Forward(x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
