@@ -90,7 +90,7 @@ func (n *Net) forward(x []float32, s *Scratch) {
 		in, out := s.act[l], s.act[l+1]
 		ni := len(in)
 		for o := range out {
-			sum := n.B[l][o] + vec.Dot(w[o*ni:(o+1)*ni], in)
+			sum := n.B[l][o] + vec.Dot32(w[o*ni:(o+1)*ni], in)
 			if l < last && sum < 0 {
 				sum = 0
 			}
