@@ -91,7 +91,9 @@ type BenchReport struct {
 	// HiddenByDice counts stacks whose top other dice hide by at least
 	// HiddenByDice of it (a taller neighbour seen from the side): no image
 	// shows them, so they are left out of the attributes above like the
-	// cells a hand covers; right = flagged occluded.
+	// cells a hand covers; right = flagged occluded. An empty cell hidden
+	// as much counts as usual, except that flagging it occluded is not a
+	// mistake.
 	HiddenByDice Tally            `json:"hidden_by_dice_flagged"`
 	PerMaterial  map[string]Tally `json:"per_material"`
 	PerHeight    map[string]Tally `json:"per_height"`
@@ -176,9 +178,16 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 						continue
 					}
 					dice := strings.Fields(tc.Building[r][col])
-					if hidden[[2]int{r, col}] && len(dice) > 0 {
-						rep.HiddenByDice.add(flagged)
-						continue
+					if hidden[[2]int{r, col}] {
+						if len(dice) > 0 {
+							rep.HiddenByDice.add(flagged)
+							continue
+						}
+						if flagged {
+							// an empty cell other dice hide: "cannot see"
+							// is a right answer for it, as "empty" is
+							continue
+						}
 					}
 					rep.NoFalseOcclusion.add(!flagged)
 					if flagged {

@@ -314,6 +314,7 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 	}
 	if d.top != nil && d.pips != nil {
 		d.readLearned(c, cam, &bg, &shares)
+		d.flagHidden(c, cam)
 		return
 	}
 	for r := 0; r < m.Rows; r++ {

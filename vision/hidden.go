@@ -1,0 +1,119 @@
+package vision
+
+import "math"
+
+// A stack can hide its neighbour: seen from the side, a tall stack covers
+// the cells beyond it in the image, and a short stack there shows nothing
+// of itself. Rather than read such a cell as empty, the detector flags it
+// occluded when most of the top face a one-high stack would show there is
+// hidden, from the camera, behind the stacks it read on the card's other
+// cells.
+
+// hiddenFlagShare is the share of that face the other stacks must hide.
+const hiddenFlagShare = 0.5
+
+// hiddenSamples is the number of sample points per side of the face.
+const hiddenSamples = 5
+
+// flagHidden flags the cells of c read as empty that the card's other
+// stacks hide.
+func (d *Detector) flagHidden(c *Card, cam Camera) {
+	m := d.opts.Model
+	eye := cam.Center()
+	// the camera in card axes
+	eu, ev, ok := c.pose.toCard(eye)
+	if !ok {
+		return
+	}
+	o := Vec3{eu, ev, eye.Z}
+	var heights [3][2]int
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			if cell := c.Cells[r][col]; cell != nil && !cell.Occluded {
+				heights[r][col] = cell.Height
+			}
+		}
+	}
+	half := m.Die / 2
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			if c.Cells[r][col] != nil {
+				continue
+			}
+			cu, cv := m.CellCenter(r, col)
+			z := m.CardThickness + m.Die
+			hidden := 0
+			for i := 0; i < hiddenSamples; i++ {
+				for j := 0; j < hiddenSamples; j++ {
+					fu := -0.9 + 1.8*float64(i)/(hiddenSamples-1)
+					fv := -0.9 + 1.8*float64(j)/(hiddenSamples-1)
+					p := Vec3{cu + fu*half, cv + fv*half, z}
+					if d.behindStacks(o, p, &heights, r, col) {
+						hidden++
+					}
+				}
+			}
+			if share := float64(hidden) / (hiddenSamples * hiddenSamples); share >= hiddenFlagShare {
+				c.Cells[r][col] = &Cell{Occluded: true, Confidence: share}
+			}
+		}
+	}
+}
+
+// behindStacks reports whether the segment from o to p (card axes, z up)
+// crosses the box of a stack read on a cell other than (row, col).
+func (d *Detector) behindStacks(o, p Vec3, heights *[3][2]int, row, col int) bool {
+	m := d.opts.Model
+	half := m.Die / 2
+	for r := range heights {
+		for c, h := range heights[r] {
+			if h == 0 || (r == row && c == col) {
+				continue
+			}
+			cu, cv := m.CellCenter(r, c)
+			lo := Vec3{cu - half, cv - half, m.CardThickness}
+			hi := Vec3{cu + half, cv + half, m.CardThickness + float64(h)*m.Die}
+			if segmentCrossesBox(o, p, lo, hi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segmentCrossesBox is the slab test of the segment o-p against the
+// axis-aligned box lo-hi.
+func segmentCrossesBox(o, p, lo, hi Vec3) bool {
+	t0, t1 := 0.0, 1.0
+	for _, ax := range [3][4]float64{{o.X, p.X, lo.X, hi.X}, {o.Y, p.Y, lo.Y, hi.Y}, {o.Z, p.Z, lo.Z, hi.Z}} {
+		s, dir := ax[0], ax[1]-ax[0]
+		if math.Abs(dir) < 1e-12 {
+			if s < ax[2] || s > ax[3] {
+				return false
+			}
+			continue
+		}
+		a, b := (ax[2]-s)/dir, (ax[3]-s)/dir
+		if a > b {
+			a, b = b, a
+		}
+		t0, t1 = math.Max(t0, a), math.Min(t1, b)
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
+
+// toCard maps a world point's table-plane position to card millimetres
+// (the inverse of at, whose u and v need not be exactly orthogonal).
+func (p cardPose) toCard(w Vec3) (u, v float64, ok bool) {
+	dx, dy := w.X-p.origin.X, w.Y-p.origin.Y
+	det := p.u.X*p.v.Y - p.v.X*p.u.Y
+	if math.Abs(det) < 1e-12 {
+		return 0, 0, false
+	}
+	u = (dx*p.v.Y - p.v.X*dy) / det
+	v = (p.u.X*dy - dx*p.u.Y) / det
+	return u, v, true
+}
