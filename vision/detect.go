@@ -105,6 +105,8 @@ type Detector struct {
 	heightTmp     []float32
 	heightCNN     *cnn.Workspace // optional: one more height network, a CNN
 	heightCNNX    []float32
+	materialCNN   *cnn.Workspace // optional: materials also from a CNN
+	materialX     []float32
 }
 
 // NewDetector makes a detector.
@@ -116,6 +118,9 @@ func NewDetector(opts Options) *Detector {
 			panic(err) // the embedded files are checked by the tests
 		}
 		if err := d.useNetworks(nets.top, nets.pips); err != nil {
+			panic(err)
+		}
+		if err := d.useMaterialCNN(nets.material); err != nil {
 			panic(err)
 		}
 		if err := d.useHeightNetworks(nets.height, nets.heightCNN); err != nil {

@@ -288,8 +288,16 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 				d.predictHeight()
 				dec = DecideHeight(d.heightP)
 				if dec.Height > 0 {
-					d.top.Predict(d.cellX[(dec.Height-1)*TopInputs:dec.Height*TopInputs], d.topScratch, probs[0][:])
-					dec.setMaterial(&probs[0])
+					at := d.cellX[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
+					d.top.Predict(at, d.topScratch, probs[0][:])
+					if d.materialCNN != nil {
+						MaterialCNNInput(at, d.materialX)
+						if d.materialCNN.Forward(d.materialX) == nil { // the length was checked at load
+							dec.setMaterialMean(&probs[0], d.materialCNN.Prob)
+						}
+					} else {
+						dec.setMaterial(&probs[0])
+					}
 				}
 			} else {
 				for h := 1; h <= MaxStack; h++ {
@@ -417,7 +425,7 @@ func loadNet(path string) (*mlp.Net, error) {
 //go:embed model/top.mlp
 var builtinTop []byte
 
-//go:embed model/pips.mlp
+//go:embed model/pips.cnn
 var builtinPips []byte
 
 // The height networks: height.mlp, then height2.mlp, height3.mlp..., and
@@ -426,6 +434,11 @@ var builtinPips []byte
 //
 //go:embed model/height*
 var builtinHeightFS embed.FS
+
+// The optional networks: the material CNN (material.cnn).
+//
+//go:embed model/*.cnn
+var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
 // ensemble whose first file is base: height.mlp, height2.mlp, ...
@@ -441,6 +454,7 @@ type builtinNets struct {
 	top       *mlp.Net
 	height    []*mlp.Net
 	heightCNN *cnn.Net // nil if there is none
+	material  *cnn.Net // nil if there is none
 	pips      pipNet
 }
 
@@ -468,6 +482,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 			return nil, fmt.Errorf("vision: built-in height network %s: %w", f, err)
 		}
 		nets.height = append(nets.height, n)
+	}
+	if data, err := builtinModelFS.ReadFile("model/material.cnn"); err == nil {
+		if nets.material, err = cnn.Unmarshal(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in material CNN: %w", err)
+		}
 	}
 	if data, err := builtinHeightFS.ReadFile("model/height.cnn"); err == nil {
 		if nets.heightCNN, err = cnn.Unmarshal(data); err != nil {
@@ -575,6 +594,42 @@ func (dec *Decision) setMaterial(q *[TopClasses]float32) {
 	}
 }
 
+// setMaterialMean takes the top die's material from the mean of the top
+// network's material shares at the chosen level and the material CNN's
+// probabilities (W, R, S, G).
+func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32) {
+	var sum float32
+	for k := 1; k <= len(topMaterials); k++ {
+		sum += q[k]
+	}
+	best, bp := 0, float32(-1)
+	for k := 0; k < len(topMaterials); k++ {
+		v := cnnP[k]
+		if sum > 0 {
+			v += q[k+1] / sum
+		}
+		if v > bp {
+			best, bp = k, v
+		}
+	}
+	dec.Material = topMaterials[best]
+	dec.Confidence = math.Min(dec.Confidence, float64(bp/2))
+}
+
+// useMaterialCNN makes the detector read materials with a CNN beside the
+// top network (nil: the top network alone).
+func (d *Detector) useMaterialCNN(n *cnn.Net) error {
+	if n == nil {
+		d.materialCNN, d.materialX = nil, nil
+		return nil
+	}
+	if a := n.Arch; a.InC != 3 || a.Side != faceSide || a.Classes != len(topMaterials) {
+		return fmt.Errorf("vision: material CNN takes %dx%dx%d inputs to %d classes, want 3x%dx%d to %d", a.InC, a.Side, a.Side, a.Classes, faceSide, faceSide, len(topMaterials))
+	}
+	d.materialCNN, d.materialX = n.NewWorkspace(), make([]float32, MaterialCNNLen)
+	return nil
+}
+
 // useHeightNetworks makes the detector choose heights with cell-level
 // networks (the mean of their probabilities; hc, a CNN, may be nil)
 // instead of the top network's level-by-level beliefs.
@@ -659,5 +714,18 @@ func HeightCNNInput(cell, dst []float32) {
 			lum[i] = (b + g + r) / 3
 			blue[i] = b - (g+r)/2
 		}
+	}
+}
+
+// MaterialCNNLen is the length of the material CNN's input: the face
+// patch at the chosen level as three colour planes (B, G, R).
+const MaterialCNNLen = 3 * faceSide * faceSide
+
+// MaterialCNNInput turns a top network's input into the material CNN's:
+// the face patch, channel by channel.
+func MaterialCNNInput(top, dst []float32) {
+	const n = faceSide * faceSide
+	for i := 0; i < n; i++ {
+		dst[i], dst[n+i], dst[2*n+i] = top[3*i], top[3*i+1], top[3*i+2]
 	}
 }

@@ -333,3 +333,42 @@ func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 	write("height.cnn", b)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "height CNN takes 3x")
 }
+
+// A material CNN beside the networks is used, one of the wrong shape is
+// refused, and the built-in one fits.
+func TestMaterialCNNFiles(t *testing.T) {
+	nets, err := builtinNetworks()
+	require.NoError(t, err)
+	require.NotNil(t, nets.material, "a material CNN is built in")
+	dir := t.TempDir()
+	top := filepath.Join(dir, "top.mlp")
+	pips := filepath.Join(dir, "pips.cnn")
+	require.NoError(t, os.WriteFile(top, builtinTop, 0o644))
+	require.NoError(t, os.WriteFile(pips, builtinPips, 0o644))
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Nil(t, d.materialCNN, "no material.cnn in the folder: the top network alone")
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		a    cnn.Arch
+		want string
+	}{
+		{cnn.Arch{InC: 3, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: 4}, ""},
+		{cnn.Arch{InC: 1, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: 4}, "material CNN takes 1x"},
+		{cnn.Arch{InC: 3, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: 6}, "to 6 classes"},
+	} {
+		n, err := cnn.New(c.a, rng)
+		require.NoError(t, err)
+		b, err := n.MarshalBinary()
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "material.cnn"), b, 0o644))
+		err = d.UseNetworkFiles(top, pips)
+		if c.want == "" {
+			require.NoError(t, err)
+			assert.NotNil(t, d.materialCNN)
+		} else {
+			assert.ErrorContains(t, err, c.want)
+		}
+	}
+}

@@ -154,6 +154,16 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 		}
 		heights = append(heights, h)
 	}
+	var mc *cnn.Net
+	mcPath := filepath.Join(filepath.Dir(topPath), "material.cnn")
+	if data, err := os.ReadFile(mcPath); err == nil {
+		if mc, err = cnn.Unmarshal(data); err != nil {
+			return fmt.Errorf("%s: %w", mcPath, err)
+		}
+	}
+	if err := d.useMaterialCNN(mc); err != nil {
+		return err
+	}
 	var hc *cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
 	if data, err := os.ReadFile(hcPath); err == nil {

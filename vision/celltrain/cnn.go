@@ -148,3 +148,24 @@ func meanPredictor(ps []predictor, classes int) predictor {
 		}
 	}
 }
+
+// materialCNNPrep augments a top network's input (one symmetry of the
+// square) and turns it into the material CNN's input.
+func materialCNNPrep() func(dst, x []float32, rng *rand.Rand) {
+	top := make([]float32, vision.TopInputs)
+	return func(dst, x []float32, rng *rand.Rand) {
+		copy(top, x)
+		vision.AugmentTop(top, rng)
+		vision.MaterialCNNInput(top, dst)
+	}
+}
+
+// materialCNNPredictor runs a material CNN on a top network's input.
+func materialCNNPredictor(n *cnn.Net) predictor {
+	p := cnnPredictor(n)
+	x := make([]float32, n.InputLen())
+	return func(top, out []float32) {
+		vision.MaterialCNNInput(top, x)
+		p(x, out)
+	}
+}

@@ -57,9 +57,12 @@ func run(args []string) error {
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
-	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn); the others are read from their -out-* files, to measure with")
+	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
+	outMaterialCNN := fl.String("out-material-cnn", "vision/model/material.cnn", "material CNN file to write with -train material-cnn (read, if it exists, otherwise)")
+	materialConvs := fl.String("material-convs", "32,64", "conv block widths of the material CNN")
+	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightMembers := fl.Int("height-members", 1, "height networks to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
@@ -82,8 +85,8 @@ func run(args []string) error {
 		if *eval {
 			break
 		}
-		if w != "top" && w != "pips" && w != "height" && w != "height-cnn" {
-			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn", *only)
+		if w != "top" && w != "pips" && w != "height" && w != "height-cnn" && w != "material-cnn" {
+			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn,material-cnn", *only)
 		}
 		trainSet[w] = true
 	}
@@ -186,6 +189,18 @@ func run(args []string) error {
 			}
 			if a := heightCNN.Arch; a.InC != vision.HeightCNNChannels || a.Side != vision.FaceSide || a.Classes != vision.HeightClasses {
 				return fmt.Errorf("%s: a CNN for %dx%dx%d inputs to %d classes, not a height CNN", *outHeightCNN, a.InC, a.Side, a.Side, a.Classes)
+			}
+		}
+	}
+
+	var materialCNN *cnn.Net
+	if !trainSet["material-cnn"] {
+		if b, err := os.ReadFile(*outMaterialCNN); err == nil {
+			if materialCNN, err = cnn.Unmarshal(b); err != nil {
+				return fmt.Errorf("%s: %w", *outMaterialCNN, err)
+			}
+			if a := materialCNN.Arch; a.InC != 3 || a.Side != vision.FaceSide || a.Classes != 4 {
+				return fmt.Errorf("%s: a CNN for %dx%dx%d inputs to %d classes, not a material CNN", *outMaterialCNN, a.InC, a.Side, a.Side, a.Classes)
 			}
 		}
 	}
@@ -296,6 +311,24 @@ func run(args []string) error {
 			return n, err
 		}})
 	}
+	if trainSet["material-cnn"] {
+		convs, err := parseConvs(*materialConvs)
+		if err != nil {
+			return err
+		}
+		var matS []mlp.Sample
+		for _, c := range train {
+			if c.Height > 0 && c.Hand == 0 && c.Hidden < vision.HiddenByDice {
+				matS = append(matS, mlp.Sample{X: c.Top[c.Height-1], Class: strings.IndexByte("WRSG", c.Material)})
+			}
+		}
+		arch := cnn.Arch{InC: 3, Side: vision.FaceSide, Convs: convs, Hidden: *materialCNNHidden, Classes: 4}
+		jobs = append(jobs, &job{out: output{path: *outMaterialCNN}, run: func() (model, error) {
+			n, err := trainCNN("material cnn", matS, arch, materialCNNPrep(), *epochs, *lr, *seed+4, start)
+			materialCNN = n
+			return n, err
+		}})
+	}
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(1, *parallel))
 	var wg sync.WaitGroup
@@ -346,12 +379,15 @@ func run(args []string) error {
 		name  string
 		cells []vision.CellSample
 	}{{"training", train}, {"validation", test}} {
-		fmt.Printf("%s: %s\n", set.name, measure(top, pipPredict, nil, set.cells))
+		fmt.Printf("%s: %s\n", set.name, measure(top, pipPredict, nil, nil, set.cells))
 		if len(heightPreds) > 0 {
-			fmt.Printf("%s, heights from the cell networks (%d): %s\n", set.name, len(heightPreds), measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), set.cells))
+			fmt.Printf("%s, heights from the cell networks (%d): %s\n", set.name, len(heightPreds), measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), nil, set.cells))
+		}
+		if materialCNN != nil && len(heightPreds) > 0 {
+			fmt.Printf("%s, heights from the cell networks, material also from the material CNN: %s\n", set.name, measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), materialCNNPredictor(materialCNN), set.cells))
 		}
 		if heightCNN != nil && len(heightPreds) > 1 {
-			fmt.Printf("%s, heights from the CNN alone: %s\n", set.name, measure(top, pipPredict, heightCNNPredictor(heightCNN), set.cells))
+			fmt.Printf("%s, heights from the CNN alone: %s\n", set.name, measure(top, pipPredict, heightCNNPredictor(heightCNN), nil, set.cells))
 		}
 	}
 	return nil
@@ -374,7 +410,8 @@ func readNet(path string) (*mlp.Net, error) {
 }
 
 // measure reads the cells as the detector does and tallies what is right.
-func measure(top *mlp.Net, pips, height predictor, cells []vision.CellSample) string {
+func measure(top *mlp.Net, pips, height, material predictor, cells []vision.CellSample) string {
+	mp := make([]float32, 4)
 	ts := top.NewScratch()
 	cellX := make([]float32, vision.CellInputs)
 	hp := make([]float32, vision.HeightClasses)
@@ -430,6 +467,28 @@ func measure(top *mlp.Net, pips, height predictor, cells []vision.CellSample) st
 		okH := bestH == c.Height
 		if !okH && showMisreads {
 			fmt.Fprintf(os.Stderr, "height misread: %s seat %d r%dc%d: %d high, top %c%d, read %d high\n", c.Image, c.Seat, c.Row+1, c.Col+1, c.Height, c.Material, c.PipsTop, bestH)
+		}
+		if bestH > 0 && material != nil {
+			// the mean of the top network's material shares at the chosen
+			// level and the material CNN's
+			material(c.Top[bestH-1], mp)
+			q := &probs[bestH-1]
+			var sum float32
+			for k := 1; k <= 4; k++ {
+				sum += q[k]
+			}
+			best := -1
+			var bp float32
+			for k := 0; k < 4; k++ {
+				v := mp[k]
+				if sum > 0 {
+					v += q[k+1] / sum
+				}
+				if best < 0 || v > bp {
+					best, bp = k, v
+				}
+			}
+			dec.Material = "WRSG"[best]
 		}
 		okM := bestH > 0 && dec.Material == c.Material
 		okP := false
