@@ -114,25 +114,43 @@ func prepPips(dst, x []float32, rng *rand.Rand) {
 	vision.AugmentPips(dst, rng)
 }
 
-// heightCNNPrep augments a cell's inputs at every level (one symmetry of
-// the square for all of them) and turns them into the height CNN's input.
-func heightCNNPrep() func(dst, x []float32, rng *rand.Rand) {
-	cell := make([]float32, vision.CellInputs)
+// convertingPrep augments a copy of a sample's stored inputs (n long)
+// and converts them into a CNN's input.
+func convertingPrep(n int, augment func([]float32, *rand.Rand), convert func(src, dst []float32)) func(dst, x []float32, rng *rand.Rand) {
+	buf := make([]float32, n)
 	return func(dst, x []float32, rng *rand.Rand) {
-		copy(cell, x)
-		vision.AugmentCell(cell, rng)
-		vision.HeightCNNInput(cell, dst)
+		copy(buf, x)
+		augment(buf, rng)
+		convert(buf, dst)
 	}
 }
 
-// heightCNNPredictor runs a height CNN on a cell's inputs at every level.
-func heightCNNPredictor(n *cnn.Net) predictor {
+// convertingPredictor runs a CNN on stored inputs converted to its input.
+func convertingPredictor(n *cnn.Net, convert func(src, dst []float32)) predictor {
 	p := cnnPredictor(n)
 	x := make([]float32, n.InputLen())
-	return func(cell, out []float32) {
-		vision.HeightCNNInput(cell, x)
+	return func(in, out []float32) {
+		convert(in, x)
 		p(x, out)
 	}
+}
+
+// The height CNN reads a cell's inputs at every level (one symmetry of
+// the square for all of them when training); the material CNN one level's.
+func heightCNNPrep() func(dst, x []float32, rng *rand.Rand) {
+	return convertingPrep(vision.CellInputs, vision.AugmentCell, vision.HeightCNNInput)
+}
+
+func heightCNNPredictor(n *cnn.Net) predictor {
+	return convertingPredictor(n, vision.HeightCNNInput)
+}
+
+func materialCNNPrep() func(dst, x []float32, rng *rand.Rand) {
+	return convertingPrep(vision.TopInputs, vision.AugmentTop, vision.MaterialCNNInput)
+}
+
+func materialCNNPredictor(n *cnn.Net) predictor {
+	return convertingPredictor(n, vision.MaterialCNNInput)
 }
 
 // meanPredictor averages the probabilities of several predictors.
@@ -146,26 +164,5 @@ func meanPredictor(ps []predictor, classes int) predictor {
 				out[k] += v / float32(len(ps))
 			}
 		}
-	}
-}
-
-// materialCNNPrep augments a top network's input (one symmetry of the
-// square) and turns it into the material CNN's input.
-func materialCNNPrep() func(dst, x []float32, rng *rand.Rand) {
-	top := make([]float32, vision.TopInputs)
-	return func(dst, x []float32, rng *rand.Rand) {
-		copy(top, x)
-		vision.AugmentTop(top, rng)
-		vision.MaterialCNNInput(top, dst)
-	}
-}
-
-// materialCNNPredictor runs a material CNN on a top network's input.
-func materialCNNPredictor(n *cnn.Net) predictor {
-	p := cnnPredictor(n)
-	x := make([]float32, n.InputLen())
-	return func(top, out []float32) {
-		vision.MaterialCNNInput(top, x)
-		p(x, out)
 	}
 }
