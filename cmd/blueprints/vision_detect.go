@@ -28,7 +28,9 @@ func newVisionDetectCmd(v *viper.Viper) *cobra.Command {
 		Short: "Read every blueprint card in one overhead image: each cell's stack height, top die, confidence",
 		Long: `detect finds every blueprint card in an overhead image of the table and
 reads each of its 3x2 cells: the stack's height and its top die (material
-and pips), with a confidence, or null for an empty cell.
+and pips), with a confidence, or null for an empty cell. A cell that cannot
+be seen — a hand over it, or hidden behind a taller stack beside it — is
+{"occluded":true} with no reading, rather than a guess.
 
   blueprints vision detect --image IMG --truth-camera TRUTH.json [--json] [--debug-out DIR]
 

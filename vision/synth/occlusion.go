@@ -67,16 +67,22 @@ func (s Screen) hides(o, p Vec3) bool {
 	}
 	a := inv.MulVec(o.Sub(s.Corners[0]))
 	b := inv.MulVec(p.Sub(s.Corners[0]))
+	return segmentInBox(a, b, 0, 1)
+}
+
+// segmentInBox is the slab test: whether the segment a-b meets the box
+// [lo, hi] on every axis.
+func segmentInBox(a, b Vec3, lo, hi float64) bool {
 	d := b.Sub(a)
 	t0, t1 := 0.0, 1.0
 	for _, ax := range [][2]float64{{a.X, d.X}, {a.Y, d.Y}, {a.Z, d.Z}} {
 		if math.Abs(ax[1]) < 1e-12 {
-			if ax[0] < 0 || ax[0] > 1 {
+			if ax[0] < lo || ax[0] > hi {
 				return false
 			}
 			continue
 		}
-		ta, tb := (0-ax[0])/ax[1], (1-ax[0])/ax[1]
+		ta, tb := (lo-ax[0])/ax[1], (hi-ax[0])/ax[1]
 		if ta > tb {
 			ta, tb = tb, ta
 		}
@@ -191,29 +197,8 @@ func diceOcclusion(sc *Scene, ci, r, col int) float64 {
 }
 
 // dieHides reports whether the die (a cube of half-side half) crosses the
-// segment o-p: the segment is clipped by the cube's three pairs of faces
-// in the die's own axes (slab test).
+// segment o-p, in the die's own axes.
 func dieHides(d PlacedDie, half float64, o, p Vec3) bool {
 	rt := d.Rot.T()
-	a := rt.MulVec(o.Sub(d.Center))
-	b := rt.MulVec(p.Sub(d.Center))
-	lo, hi := 0.0, 1.0
-	for _, ax := range [3][2]float64{{a.X, b.X}, {a.Y, b.Y}, {a.Z, b.Z}} {
-		s, dir := ax[0], ax[1]-ax[0]
-		if math.Abs(dir) < 1e-12 {
-			if math.Abs(s) > half {
-				return false
-			}
-			continue
-		}
-		t0, t1 := (-half-s)/dir, (half-s)/dir
-		if t0 > t1 {
-			t0, t1 = t1, t0
-		}
-		lo, hi = math.Max(lo, t0), math.Min(hi, t1)
-		if lo > hi {
-			return false
-		}
-	}
-	return true
+	return segmentInBox(rt.MulVec(o.Sub(d.Center)), rt.MulVec(p.Sub(d.Center)), -half, half)
 }
