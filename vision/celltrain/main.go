@@ -214,8 +214,9 @@ func run(args []string) error {
 		n    model
 	}
 	type job struct {
-		out output
-		run func() (model, error)
+		out  output
+		cost int // rough training time, to start the longest first
+		run  func() (model, error)
 	}
 	var jobs []*job
 	if trainSet["top"] {
@@ -227,7 +228,7 @@ func run(args []string) error {
 				}
 			}
 		}
-		jobs = append(jobs, &job{out: output{path: *outTop}, run: func() (model, error) {
+		jobs = append(jobs, &job{out: output{path: *outTop}, cost: 2, run: func() (model, error) {
 			n, err := mlp.New([]int{vision.TopInputs, *hidden, vision.TopClasses}, *seed)
 			if err != nil {
 				return nil, err
@@ -282,7 +283,7 @@ func run(args []string) error {
 	if trainSet["height"] && *outHeight != "" {
 		height = make([]*mlp.Net, *heightMembers)
 		for k := 0; k < *heightMembers; k++ {
-			jobs = append(jobs, &job{out: output{path: vision.HeightMemberPath(*outHeight, k)}, run: func() (model, error) {
+			jobs = append(jobs, &job{out: output{path: vision.HeightMemberPath(*outHeight, k)}, cost: 2, run: func() (model, error) {
 				hs := *seed + 2 + 100*uint64(k) // member 0 keeps the single network's seed
 				n, err := mlp.New([]int{vision.CellInputs, *heightHidden, vision.HeightClasses}, hs)
 				if err != nil {
@@ -305,7 +306,7 @@ func run(args []string) error {
 			return err
 		}
 		arch := cnn.Arch{InC: vision.HeightCNNChannels, Side: vision.FaceSide, Convs: convs, Hidden: *heightCNNHidden, Classes: vision.HeightClasses}
-		jobs = append(jobs, &job{out: output{path: *outHeightCNN}, run: func() (model, error) {
+		jobs = append(jobs, &job{out: output{path: *outHeightCNN}, cost: 3, run: func() (model, error) {
 			n, err := trainCNN("height cnn", cellS, arch, heightCNNPrep(), *epochs, *lr, *seed+3, start)
 			heightCNN = n
 			return n, err
@@ -329,14 +330,22 @@ func run(args []string) error {
 			return n, err
 		}})
 	}
+	// The longest first (the CNNs of whole cells, then the MLPs of whole
+	// cells), so that the short ones fill in beside it.
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].cost > jobs[order[b]].cost })
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(1, *parallel))
 	var wg sync.WaitGroup
-	for i, j := range jobs {
+	for _, i := range order {
+		j := jobs[i]
+		sem <- struct{}{} // jobs start in this order
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			j.out.n, errs[i] = j.run()
 		}()
