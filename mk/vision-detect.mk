@@ -14,12 +14,16 @@ vision-bench: test-deps
 
 # The learned cell reader's training data and networks. The training renders
 # use their own seeds (never the bench corpus's) and are not committed:
-# 1,400 stills (seeds 1001-1004), ~2 h 40 min of POV-Ray on one core or
-# ~80 min running two at once (resumable; RENDER_THREADS
-# to use more), then a few minutes of training. Writes vision/model/*.mlp.
+# 2,200 stills (seeds 1001-1006), ~4 h of POV-Ray on one core or
+# ~2 h running two at once (resumable; RENDER_THREADS
+# to use more), then about 25 minutes of training on two cores. Writes
+# vision/model/{top.mlp,pips.cnn,height.mlp,height.cnn,material.cnn}.
 TRAIN_DIR    ?= build/synth-train
-TRAIN_STILLS ?= 400 300 400 300
-CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-hidden 96 -height-hidden 64 -seed 1
+TRAIN_STILLS ?= 400 300 400 300 400 400
+CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-convs 16,32 -pip-cnn-hidden 64 \
+  -height-hidden 64 -height-convs 32,64 -height-cnn-hidden 128 \
+  -material-convs 32,64 -material-cnn-hidden 64 \
+  -train top,pips,height,height-cnn,material-cnn -seed 1
 FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal
 
 .PHONY: cell-train-data cell-model

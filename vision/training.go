@@ -92,9 +92,9 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 
 // HiddenByDice is the share of a cell's top that other dice must hide (a
 // taller neighbour seen from the side, in the renderer's truth) for the
-// cell to count as hidden: the bench leaves such cells out like covered
-// ones, and the networks do not learn from them (their image shows the
-// neighbour, not the cell).
+// cell to count as hidden: the bench leaves such stacks out like covered
+// cells, and the networks do not learn from them (their image shows the
+// neighbour, not the stack).
 const HiddenByDice = 0.5
 
 // HandCovered is the share of a cell's top a hand must hide for the cell
@@ -105,10 +105,12 @@ const HandCovered = 0.3
 // TopClass is the top network's class for a sample at height h: 0 where
 // no top face lies, 1 + the material's index where one does, HandClass
 // where a hand covers the cell; -1 where a hand hides a little of it (too
-// little to call covered, too much to learn from) or other dice hide it.
+// little to call covered, too much to learn from) or other dice hide its
+// stack. (An empty cell other dice hide is learnt as empty: the image shows
+// the neighbour's die there, and that must not read as a stack.)
 func (s *CellSample) TopClass(h int) int {
 	switch {
-	case s.Hidden >= HiddenByDice:
+	case s.Height > 0 && s.Hidden >= HiddenByDice:
 		return -1
 	case s.Hand >= HandCovered:
 		return HandClass
@@ -180,10 +182,10 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 
 // HeightClass is the height network's class for the sample: 0 empty, the
 // height, HeightHand where a hand covers it; -1 where a hand hides a
-// little or other dice hide it.
+// little or other dice hide its stack.
 func (s *CellSample) HeightClass() int {
 	switch {
-	case s.Hidden >= HiddenByDice:
+	case s.Height > 0 && s.Hidden >= HiddenByDice:
 		return -1
 	case s.Hand >= HandCovered:
 		return HeightHand

@@ -457,7 +457,7 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 				flagged++
 			}
 			continue
-		case c.Hand > 0, c.Hidden >= vision.HiddenByDice:
+		case c.Hand > 0, c.Height > 0 && c.Hidden >= vision.HiddenByDice:
 			continue
 		}
 		clearCells++
