@@ -43,6 +43,7 @@ func TestDetectOnCorpus(t *testing.T) {
 		{"pips", rep.Pips.Rate, minPips},
 		{"whole stack", rep.Stack.Rate, minStack},
 		{"covered cells flagged", rep.HandFlagged.Rate, minHandFlagged},
+		{"stacks hidden by other dice flagged", rep.HiddenByDice.Rate, minHiddenFlagged},
 		{"clear cells not flagged", rep.NoFalseOcclusion.Rate, minNotFalselyOccluded},
 	} {
 		assert.GreaterOrEqual(t, c.got, c.want, c.name)

@@ -5,11 +5,12 @@ package vision
 // fails below these.
 const (
 	minCardFound          = 0.98
-	minOccupancy          = 0.98
-	minHeight             = 0.93
-	minMaterial           = 0.935
-	minPips               = 0.925
-	minStack              = 0.895
-	minHandFlagged        = 0.81
-	minNotFalselyOccluded = 0.99
+	minOccupancy          = 0.99
+	minHeight             = 0.95
+	minMaterial           = 0.97
+	minPips               = 0.95
+	minStack              = 0.93
+	minHandFlagged        = 0.88
+	minHiddenFlagged      = 0.45
+	minNotFalselyOccluded = 0.995
 )

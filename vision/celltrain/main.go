@@ -459,6 +459,8 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 			continue
 		case c.Hand > 0, c.Height > 0 && c.Hidden >= vision.HiddenByDice:
 			continue
+		case c.Hidden >= vision.HiddenByDice && isFlagged:
+			continue // an empty cell other dice hide: "cannot see" is right
 		}
 		clearCells++
 		if isFlagged {
