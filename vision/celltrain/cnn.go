@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -93,11 +92,7 @@ func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x
 				loss += ws.Backward(x, samples[i].Class, gr)
 				n++
 			}
-			f := float64(step) / float64(steps)
-			opt.LR = lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
-			if step < perEpoch {
-				opt.LR *= float64(step+1) / float64(perEpoch)
-			}
+			opt.LR = cnn.WarmCosineLR(lr, step, steps, perEpoch)
 			opt.Step(net, gr, n)
 			step++
 		}

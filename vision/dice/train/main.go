@@ -269,11 +269,7 @@ func (t *trainer) run(arch cnn.Arch, init *cnn.Net, seed uint64) *cnn.Net {
 				loss += ws.Backward(x, d.label, gr)
 				n++
 			}
-			f := float64(step) / float64(steps)
-			opt.LR = lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
-			if step < perEpoch {
-				opt.LR *= float64(step+1) / float64(perEpoch)
-			}
+			opt.LR = cnn.WarmCosineLR(lr, step, steps, perEpoch)
 			opt.Step(net, gr, n)
 			step++
 		}

@@ -266,3 +266,21 @@ func TestKernels(t *testing.T) {
 		}
 	}
 }
+
+func TestWarmCosineLR(t *testing.T) {
+	const lr, steps, perEpoch = 0.01, 100, 10
+	if got := WarmCosineLR(lr, 0, steps, perEpoch); math.Abs(got-lr/perEpoch) > 1e-6 {
+		t.Errorf("first step %g, want about %g (warm-up)", got, lr/perEpoch)
+	}
+	if got := WarmCosineLR(lr, perEpoch, steps, perEpoch); got > lr || got < 0.95*lr {
+		t.Errorf("after warm-up %g, want just under %g", got, lr)
+	}
+	if got := WarmCosineLR(lr, steps, steps, perEpoch); math.Abs(got-0.02*lr) > 1e-9 {
+		t.Errorf("end %g, want %g", got, 0.02*lr)
+	}
+	for s := perEpoch; s < steps; s++ {
+		if WarmCosineLR(lr, s+1, steps, perEpoch) > WarmCosineLR(lr, s, steps, perEpoch) {
+			t.Fatalf("step %d: the decay rises", s)
+		}
+	}
+}

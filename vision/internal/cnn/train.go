@@ -177,3 +177,16 @@ func (a *Adam) Step(n *Net, gr *Grads, batch int) {
 		}
 	}
 }
+
+// WarmCosineLR is the step size of mini-batch step (from 0) of steps in
+// all, perEpoch to an epoch: a linear warm-up over the first epoch, then a
+// cosine decay from lr to 2% of it. The dice trainer and the cell trainer
+// both use it; the expression is fixed, so trained files stay the same.
+func WarmCosineLR(lr float64, step, steps, perEpoch int) float64 {
+	f := float64(step) / float64(steps)
+	r := lr * (0.02 + 0.98*0.5*(1+math.Cos(math.Pi*f)))
+	if step < perEpoch {
+		r *= float64(step+1) / float64(perEpoch)
+	}
+	return r
+}
