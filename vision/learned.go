@@ -689,6 +689,14 @@ func MaterialAt(q *[TopClasses]float32) byte {
 	return dec.Material
 }
 
+// MaterialMean is the material the detector reads from the top network's
+// probabilities at the chosen level and the material CNN's (W, R, S, G).
+func MaterialMean(q *[TopClasses]float32, cnnP []float32) byte {
+	var dec Decision
+	dec.setMaterialMean(q, cnnP)
+	return dec.Material
+}
+
 // HeightCNNChannels is how many planes the height CNN's input has: for
 // each level 1..MaxStack, the face patch's brightness and its blueness.
 const HeightCNNChannels = 2 * MaxStack

@@ -52,7 +52,7 @@ func run(args []string) error {
 	pipHidden := fl.Int("pip-hidden", 96, "hidden units of the pip network")
 	lr := fl.Float64("lr", 2e-3, "Adam step")
 	outTop := fl.String("out-top", "vision/model/top.mlp", "top network file to write")
-	outPips := fl.String("out-pips", "", "pip network file to write (default vision/model/pips.cnn with -pip-convs, else vision/model/pips.mlp)")
+	outPips := fl.String("out-pips", "", "pip network file to write (default vision/model/pips.cnn with -pip-convs, or to read when it exists and pips are not trained; else vision/model/pips.mlp)")
 	outHeight := fl.String("out-height", "vision/model/height.mlp", "height network file to write (\"\": train none; the detector then takes heights from the top network level by level)")
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
@@ -74,12 +74,6 @@ func run(args []string) error {
 	if *data == "" {
 		return errors.New("-data is required")
 	}
-	if *outPips == "" {
-		*outPips = "vision/model/pips.mlp"
-		if *pipConvs != "" {
-			*outPips = "vision/model/pips.cnn"
-		}
-	}
 	trainSet := map[string]bool{}
 	for _, w := range strings.Split(*only, ",") {
 		if *eval {
@@ -92,6 +86,13 @@ func run(args []string) error {
 	}
 	if *heightMembers < 1 || *heightMembers > 9 {
 		return fmt.Errorf("-height-members %d: want 1..9", *heightMembers)
+	}
+	if *outPips == "" {
+		// a CNN when one is trained, or read when the built-in one is
+		*outPips = "vision/model/pips.mlp"
+		if _, err := os.Stat("vision/model/pips.cnn"); *pipConvs != "" || (!trainSet["pips"] && err == nil) {
+			*outPips = "vision/model/pips.cnn"
+		}
 	}
 
 	var files []string
@@ -480,26 +481,8 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 			fmt.Fprintf(os.Stderr, "height misread: %s seat %d r%dc%d: %d high, top %c%d, read %d high\n", c.Image, c.Seat, c.Row+1, c.Col+1, c.Height, c.Material, c.PipsTop, bestH)
 		}
 		if bestH > 0 && material != nil {
-			// the mean of the top network's material shares at the chosen
-			// level and the material CNN's
 			material(c.Top[bestH-1], mp)
-			q := &probs[bestH-1]
-			var sum float32
-			for k := 1; k <= 4; k++ {
-				sum += q[k]
-			}
-			best := -1
-			var bp float32
-			for k := 0; k < 4; k++ {
-				v := mp[k]
-				if sum > 0 {
-					v += q[k+1] / sum
-				}
-				if best < 0 || v > bp {
-					best, bp = k, v
-				}
-			}
-			dec.Material = "WRSG"[best]
+			dec.Material = vision.MaterialMean(&probs[bestH-1], mp)
 		}
 		okM := bestH > 0 && dec.Material == c.Material
 		okP := false
