@@ -428,16 +428,11 @@ var builtinTop []byte
 //go:embed model/pips.cnn
 var builtinPips []byte
 
-// The height networks: height.mlp, then height2.mlp, height3.mlp..., and
+// The height networks — height.mlp, then height2.mlp, height3.mlp..., and
 // height.cnn if there is one (an ensemble whose probabilities are
-// averaged).
+// averaged) — and the material CNN.
 //
-//go:embed model/height*
-var builtinHeightFS embed.FS
-
-// The optional networks: the material CNN (material.cnn).
-//
-//go:embed model/*.cnn
+//go:embed model/height* model/material.cnn
 var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
@@ -470,7 +465,7 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	}
 	for k := 0; ; k++ {
 		f := HeightMemberPath("model/height.mlp", k)
-		data, err := builtinHeightFS.ReadFile(f)
+		data, err := builtinModelFS.ReadFile(f)
 		if errors.Is(err, fs.ErrNotExist) && k > 0 {
 			break
 		}
@@ -488,7 +483,7 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 			return nil, fmt.Errorf("vision: built-in material CNN: %w", err)
 		}
 	}
-	if data, err := builtinHeightFS.ReadFile("model/height.cnn"); err == nil {
+	if data, err := builtinModelFS.ReadFile("model/height.cnn"); err == nil {
 		if nets.heightCNN, err = cnn.Unmarshal(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in height CNN: %w", err)
 		}
