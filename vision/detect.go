@@ -103,7 +103,7 @@ type Detector struct {
 	cellX         []float32
 	heightP       []float32
 	heightTmp     []float32
-	heightCNN     *cnn.Workspace // optional: one more height network, a CNN
+	heightCNN     []*cnn.Workspace // optional: height CNNs beside the MLPs
 	heightCNNX    []float32
 	materialCNN   *cnn.Workspace // optional: materials also from a CNN
 	materialX     []float32

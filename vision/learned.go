@@ -281,7 +281,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 	for r := 0; r < m.Rows && r < 3; r++ {
 		for col := 0; col < m.Cols && col < 2; col++ {
 			var dec Decision
-			if len(d.height) > 0 || d.heightCNN != nil {
+			if len(d.height) > 0 || len(d.heightCNN) > 0 {
 				for h := 1; h <= MaxStack; h++ {
 					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
 				}
@@ -448,7 +448,7 @@ func HeightMemberPath(base string, k int) string {
 type builtinNets struct {
 	top       *mlp.Net
 	height    []*mlp.Net
-	heightCNN *cnn.Net // nil if there is none
+	heightCNN []*cnn.Net
 	material  *cnn.Net // nil if there is none
 	pips      pipNet
 }
@@ -484,7 +484,7 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 		}
 	}
 	if data, err := builtinModelFS.ReadFile("model/height.cnn"); err == nil {
-		if nets.heightCNN, err = cnn.Unmarshal(data); err != nil {
+		if nets.heightCNN, err = cnn.UnmarshalAll(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in height CNN: %w", err)
 		}
 	}
@@ -626,13 +626,13 @@ func (d *Detector) useMaterialCNN(n *cnn.Net) error {
 }
 
 // useHeightNetworks makes the detector choose heights with cell-level
-// networks (the mean of their probabilities; hc, a CNN, may be nil)
-// instead of the top network's level-by-level beliefs.
-func (d *Detector) useHeightNetworks(nets []*mlp.Net, hc *cnn.Net) error {
-	if len(nets) == 0 && hc == nil {
+// networks (the mean of their probabilities: MLPs and CNNs, either may be
+// none) instead of the top network's level-by-level beliefs.
+func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
+	if len(nets) == 0 && len(hcs) == 0 {
 		return fmt.Errorf("vision: no height network")
 	}
-	if hc != nil {
+	for _, hc := range hcs {
 		if a := hc.Arch; a.InC != HeightCNNChannels || a.Side != faceSide || a.Classes != HeightClasses {
 			return fmt.Errorf("vision: height CNN takes %dx%dx%d inputs to %d classes, want %dx%dx%d to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, faceSide, faceSide, HeightClasses)
 		}
@@ -648,8 +648,11 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hc *cnn.Net) error {
 	}
 	d.cellX, d.heightP, d.heightTmp = make([]float32, CellInputs), make([]float32, HeightClasses), make([]float32, HeightClasses)
 	d.heightCNN, d.heightCNNX = nil, nil
-	if hc != nil {
-		d.heightCNN, d.heightCNNX = hc.NewWorkspace(), make([]float32, HeightCNNLen)
+	for _, hc := range hcs {
+		d.heightCNN = append(d.heightCNN, hc.NewWorkspace())
+	}
+	if len(hcs) > 0 {
+		d.heightCNNX = make([]float32, HeightCNNLen)
 	}
 	return nil
 }
@@ -658,20 +661,21 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hc *cnn.Net) error {
 // probabilities for the cell in d.cellX.
 func (d *Detector) predictHeight() {
 	clear(d.heightP)
-	members := len(d.height)
-	if d.heightCNN != nil {
-		members++
+	members := float32(len(d.height) + len(d.heightCNN))
+	if len(d.heightCNN) > 0 {
 		HeightCNNInput(d.cellX, d.heightCNNX)
-		if d.heightCNN.Forward(d.heightCNNX) == nil { // the length was checked at load
-			for k, v := range d.heightCNN.Prob {
-				d.heightP[k] += v / float32(members)
+	}
+	for _, ws := range d.heightCNN {
+		if ws.Forward(d.heightCNNX) == nil { // the length was checked at load
+			for k, v := range ws.Prob {
+				d.heightP[k] += v / members
 			}
 		}
 	}
 	for i, n := range d.height {
 		n.Predict(d.cellX, d.heightScratch[i], d.heightTmp)
 		for k, v := range d.heightTmp {
-			d.heightP[k] += v / float32(members)
+			d.heightP[k] += v / members
 		}
 	}
 }

@@ -283,8 +283,9 @@ func TestDecideHeight(t *testing.T) {
 	assert.Zero(t, DecideHeight(p).Height)
 }
 
-// A model folder with several height networks and a height CNN is read
-// as one ensemble; a height CNN of the wrong shape is refused.
+// A model folder with several height networks and an ensemble file of
+// height CNNs is read as one ensemble; a height CNN of the wrong shape is
+// refused.
 func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
@@ -302,9 +303,13 @@ func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 		write(filepath.Base(HeightMemberPath("height.mlp", k)), b)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	hc, err := cnn.New(cnn.Arch{InC: HeightCNNChannels, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
-	require.NoError(t, err)
-	b, err := hc.MarshalBinary()
+	var hcs []*cnn.Net
+	for k := 0; k < 2; k++ {
+		hc, err := cnn.New(cnn.Arch{InC: HeightCNNChannels, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
+		require.NoError(t, err)
+		hcs = append(hcs, hc)
+	}
+	b, err := cnn.MarshalEnsemble(hcs)
 	require.NoError(t, err)
 	write("height.cnn", b)
 
@@ -312,7 +317,7 @@ func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 	defer d.Close()
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	assert.Len(t, d.height, 2)
-	require.NotNil(t, d.heightCNN)
+	assert.Len(t, d.heightCNN, 2, "both height CNNs of the ensemble file")
 	truth, err := os.ReadFile(filepath.Join(corpus, "still_0000.json"))
 	require.NoError(t, err)
 	cam, err := ParseTruthCamera(truth)

@@ -166,15 +166,15 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	if err := d.useMaterialCNN(mc); err != nil {
 		return err
 	}
-	var hc *cnn.Net
+	var hcs []*cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
 	if data, err := os.ReadFile(hcPath); err == nil {
-		if hc, err = cnn.Unmarshal(data); err != nil {
+		if hcs, err = cnn.UnmarshalAll(data); err != nil {
 			return fmt.Errorf("%s: %w", hcPath, err)
 		}
 	}
-	if len(heights) > 0 || hc != nil {
-		return d.useHeightNetworks(heights, hc)
+	if len(heights) > 0 || len(hcs) > 0 {
+		return d.useHeightNetworks(heights, hcs)
 	}
 	d.height, d.heightCNN = nil, nil
 	return nil

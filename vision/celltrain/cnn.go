@@ -161,3 +161,9 @@ func meanPredictor(ps []predictor, classes int) predictor {
 		}
 	}
 }
+
+// cnnEnsemble writes networks as one model file (one network as a plain
+// model file).
+type cnnEnsemble []*cnn.Net
+
+func (e cnnEnsemble) MarshalBinary() ([]byte, error) { return cnn.MarshalEnsemble(e) }

@@ -64,6 +64,7 @@ func run(args []string) error {
 	materialConvs := fl.String("material-convs", "32,64", "conv block widths of the material CNN")
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
+	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
 	heightMembers := fl.Int("height-members", 1, "height networks to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
@@ -153,7 +154,7 @@ func run(args []string) error {
 		top        *mlp.Net
 		pipPredict predictor
 		height     []*mlp.Net
-		heightCNN  *cnn.Net
+		heightCNNs []*cnn.Net
 		err        error
 	)
 	if !trainSet["top"] {
@@ -185,10 +186,10 @@ func run(args []string) error {
 	}
 	if !trainSet["height-cnn"] {
 		if b, err := os.ReadFile(*outHeightCNN); err == nil {
-			if heightCNN, err = cnn.Unmarshal(b); err != nil {
+			if heightCNNs, err = cnn.UnmarshalAll(b); err != nil {
 				return fmt.Errorf("%s: %w", *outHeightCNN, err)
 			}
-			if a := heightCNN.Arch; a.InC != vision.HeightCNNChannels || a.Side != vision.FaceSide || a.Classes != vision.HeightClasses {
+			if a := heightCNNs[0].Arch; a.InC != vision.HeightCNNChannels || a.Side != vision.FaceSide || a.Classes != vision.HeightClasses {
 				return fmt.Errorf("%s: a CNN for %dx%dx%d inputs to %d classes, not a height CNN", *outHeightCNN, a.InC, a.Side, a.Side, a.Classes)
 			}
 		}
@@ -307,11 +308,18 @@ func run(args []string) error {
 			return err
 		}
 		arch := cnn.Arch{InC: vision.HeightCNNChannels, Side: vision.FaceSide, Convs: convs, Hidden: *heightCNNHidden, Classes: vision.HeightClasses}
-		jobs = append(jobs, &job{out: output{path: *outHeightCNN}, cost: 3, run: func() (model, error) {
-			n, err := trainCNN("height cnn", cellS, arch, heightCNNPrep(), *epochs, *lr, *seed+3, start)
-			heightCNN = n
-			return n, err
-		}})
+		if *heightCNNMembers < 1 || *heightCNNMembers > cnn.MaxMembers {
+			return fmt.Errorf("-height-cnn-members %d: want 1..%d", *heightCNNMembers, cnn.MaxMembers)
+		}
+		heightCNNs = make([]*cnn.Net, *heightCNNMembers)
+		for k := range heightCNNs {
+			// written together below, as one file
+			jobs = append(jobs, &job{cost: 3, run: func() (model, error) {
+				n, err := trainCNN(fmt.Sprintf("height cnn %d", k+1), cellS, arch, heightCNNPrep(), *epochs, *lr, *seed+3+100*uint64(k), start)
+				heightCNNs[k] = n
+				return n, err
+			}})
+		}
 	}
 	if trainSet["material-cnn"] {
 		convs, err := parseConvs(*materialConvs)
@@ -357,14 +365,19 @@ func run(args []string) error {
 	}
 	var outs []output
 	for _, j := range jobs {
-		outs = append(outs, j.out)
+		if j.out.path != "" {
+			outs = append(outs, j.out)
+		}
+	}
+	if trainSet["height-cnn"] {
+		outs = append(outs, output{*outHeightCNN, cnnEnsemble(heightCNNs)})
 	}
 	var heightPreds []predictor
 	for _, n := range height {
 		heightPreds = append(heightPreds, mlpPredictor(n))
 	}
-	if heightCNN != nil {
-		heightPreds = append(heightPreds, heightCNNPredictor(heightCNN))
+	for _, n := range heightCNNs {
+		heightPreds = append(heightPreds, heightCNNPredictor(n))
 	}
 	for _, w := range outs {
 		b, err := w.n.MarshalBinary()
@@ -396,8 +409,12 @@ func run(args []string) error {
 		if materialCNN != nil && len(heightPreds) > 0 {
 			fmt.Printf("%s, heights from the cell networks, material also from the material CNN: %s\n", set.name, measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), materialCNNPredictor(materialCNN), set.cells))
 		}
-		if heightCNN != nil && len(heightPreds) > 1 {
-			fmt.Printf("%s, heights from the CNN alone: %s\n", set.name, measure(top, pipPredict, heightCNNPredictor(heightCNN), nil, set.cells))
+		if len(heightCNNs) > 0 && len(heightPreds) > len(heightCNNs) {
+			var cnns []predictor
+			for _, n := range heightCNNs {
+				cnns = append(cnns, heightCNNPredictor(n))
+			}
+			fmt.Printf("%s, heights from the CNNs alone: %s\n", set.name, measure(top, pipPredict, meanPredictor(cnns, vision.HeightClasses), nil, set.cells))
 		}
 	}
 	return nil
