@@ -466,8 +466,8 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	for k := 0; ; k++ {
 		f := HeightMemberPath("model/height.mlp", k)
 		data, err := builtinModelFS.ReadFile(f)
-		if errors.Is(err, fs.ErrNotExist) && k > 0 {
-			break
+		if errors.Is(err, fs.ErrNotExist) {
+			break // the MLPs end (there may be none beside a height CNN)
 		}
 		if err != nil {
 			return nil, err

@@ -76,7 +76,11 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 	assert.Equal(t, TopClasses, nets.top.Outputs())
 	_, err = nets.pips.reader()
 	assert.NoError(t, err)
-	require.NotEmpty(t, nets.height)
+	assert.True(t, len(nets.height) > 0 || len(nets.heightCNN) > 0, "some height network is built in")
+	for _, hc := range nets.heightCNN {
+		assert.Equal(t, HeightCNNChannels, hc.Arch.InC)
+		assert.Equal(t, HeightClasses, hc.Arch.Classes)
+	}
 	for _, h := range nets.height {
 		assert.Equal(t, CellInputs, h.Inputs())
 		assert.Equal(t, HeightClasses, h.Outputs())

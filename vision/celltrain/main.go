@@ -65,7 +65,7 @@ func run(args []string) error {
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
-	heightMembers := fl.Int("height-members", 1, "height networks to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them")
+	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
@@ -85,8 +85,8 @@ func run(args []string) error {
 		}
 		trainSet[w] = true
 	}
-	if *heightMembers < 1 || *heightMembers > 9 {
-		return fmt.Errorf("-height-members %d: want 1..9", *heightMembers)
+	if *heightMembers < 0 || *heightMembers > 9 {
+		return fmt.Errorf("-height-members %d: want 0..9", *heightMembers)
 	}
 	if *outPips == "" {
 		// a CNN when one is trained, or read when the built-in one is
@@ -174,7 +174,7 @@ func run(args []string) error {
 	if !trainSet["height"] && *outHeight != "" {
 		for k := 0; ; k++ {
 			p := vision.HeightMemberPath(*outHeight, k)
-			if _, err := os.Stat(p); err != nil && k > 0 {
+			if _, err := os.Stat(p); err != nil {
 				break
 			}
 			n, err := readNet(p)

@@ -40,7 +40,7 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{},
 		{"-data", "x", "-train", "top,legs"},
-		{"-data", "x", "-height-members", "0"},
+		{"-data", "x", "-height-members", "-1"},
 	} {
 		assert.Error(t, run(args), "%q", args)
 	}
