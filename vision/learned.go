@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -405,18 +404,6 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, PipInputs)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	return nil
-}
-
-func loadNet(path string) (*mlp.Net, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	n, err := mlp.Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
 }
 
 // The networks built in: trained by vision/celltrain on renders that the

@@ -127,7 +127,7 @@ func (s *CellSample) TopClass(h int) int {
 // model files (vision/celltrain writes them), instead of its built-in ones.
 // The pip network's file may hold an MLP or a CNN.
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
-	top, err := loadNet(topPath)
+	top, err := mlp.ReadFile(topPath)
 	if err != nil {
 		return err
 	}
@@ -144,17 +144,9 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	}
 	// height networks beside them (height.mlp, height2.mlp, ..., and
 	// height.cnn) are used if there are any
-	var heights []*mlp.Net
-	for k := 0; ; k++ {
-		hp := HeightMemberPath(filepath.Join(filepath.Dir(topPath), "height.mlp"), k)
-		if _, err := os.Stat(hp); err != nil {
-			break
-		}
-		h, err := loadNet(hp)
-		if err != nil {
-			return err
-		}
-		heights = append(heights, h)
+	heights, err := LoadHeightMLPs(filepath.Join(filepath.Dir(topPath), "height.mlp"))
+	if err != nil {
+		return err
 	}
 	var mc *cnn.Net
 	mcPath := filepath.Join(filepath.Dir(topPath), "material.cnn")
@@ -193,4 +185,22 @@ func (s *CellSample) HeightClass() int {
 		return -1
 	}
 	return s.Height
+}
+
+// LoadHeightMLPs reads the height MLPs of an ensemble whose first file is
+// base (height.mlp, height2.mlp, ...: see HeightMemberPath), up to the first
+// missing one; none is no error.
+func LoadHeightMLPs(base string) ([]*mlp.Net, error) {
+	var nets []*mlp.Net
+	for k := 0; ; k++ {
+		p := HeightMemberPath(base, k)
+		if _, err := os.Stat(p); err != nil {
+			return nets, nil
+		}
+		n, err := mlp.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		nets = append(nets, n)
+	}
 }

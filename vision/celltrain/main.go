@@ -158,7 +158,7 @@ func run(args []string) error {
 		err        error
 	)
 	if !trainSet["top"] {
-		if top, err = readNet(*outTop); err != nil {
+		if top, err = mlp.ReadFile(*outTop); err != nil {
 			return err
 		}
 	}
@@ -172,16 +172,8 @@ func run(args []string) error {
 		}
 	}
 	if !trainSet["height"] && *outHeight != "" {
-		for k := 0; ; k++ {
-			p := vision.HeightMemberPath(*outHeight, k)
-			if _, err := os.Stat(p); err != nil {
-				break
-			}
-			n, err := readNet(p)
-			if err != nil {
-				return err
-			}
-			height = append(height, n)
+		if height, err = vision.LoadHeightMLPs(*outHeight); err != nil {
+			return err
 		}
 	}
 	if !trainSet["height-cnn"] {
@@ -422,19 +414,6 @@ func run(args []string) error {
 
 // showMisreads makes measure list the stacks whose height it misreads.
 var showMisreads bool
-
-// readNet reads an MLP model file.
-func readNet(path string) (*mlp.Net, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	n, err := mlp.Unmarshal(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
-}
 
 // measure reads the cells as the detector does and tallies what is right.
 func measure(top *mlp.Net, pips, height, material predictor, cells []vision.CellSample) string {

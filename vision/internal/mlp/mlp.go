@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
+	"os"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/vec"
 )
@@ -341,6 +342,19 @@ func Unmarshal(data []byte) (*Net, error) {
 				}
 			}
 		}
+	}
+	return n, nil
+}
+
+// ReadFile reads a model file; a file that is not one is named in the error.
+func ReadFile(path string) (*Net, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return n, nil
 }
