@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
@@ -275,22 +276,18 @@ func (d *Detector) blueMask(strong, weak float64) {
 		d.halfBuf = make([]uint8, hw*hh)
 		d.seedBuf = make([]bool, hw*hh)
 	}
+	ts, tw := blueThresholds(strong), blueThresholds(weak)
 	for y := 0; y < hh; y++ {
-		row := (2 * y) * f.w * 3
-		for x := 0; x < hw; x++ {
-			i := row + 2*x*3
-			b, g, r := int(f.bgr[i]), int(f.bgr[i+1]), int(f.bgr[i+2])
-			sum := b + g + r
-			v := -1.0
-			if sum >= 45 {
-				v = float64(b-max(g, r)) / float64(sum)
-			}
-			k := y*hw + x
-			d.seedBuf[k] = v >= strong
-			if v >= weak {
-				d.halfBuf[k] = 255
-			} else {
-				d.halfBuf[k] = 0
+		row := f.bgr[(2*y)*f.w*3 : (2*y)*f.w*3+(hw-1)*6+3]
+		seed, half := d.seedBuf[y*hw:(y+1)*hw], d.halfBuf[y*hw:(y+1)*hw]
+		for x := range half {
+			p := row[6*x : 6*x+3 : 6*x+3]
+			b, g, r := int(p[0]), int(p[1]), int(p[2])
+			sum, v := b+g+r, b-max(g, r)
+			seed[x] = v >= int(ts[sum])
+			half[x] = 0
+			if v >= int(tw[sum]) {
+				half[x] = 255
 			}
 		}
 	}
@@ -316,6 +313,44 @@ func (d *Detector) blueMask(strong, weak float64) {
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
 }
+
+// blueThresholds tabulates a blueness threshold by the pixel's B+G+R:
+// entry sum is the least B-max(G,R) whose blueness (B-max(G,R))/sum is at
+// least thr, the division done as the definition does it, so the integer
+// comparison decides every pixel exactly as the division would. Pixels
+// darker than B+G+R = 45 have blueness -1. The tables of the two masks'
+// four thresholds are made once.
+func blueThresholds(thr float64) *[766]int16 {
+	blueTablesMu.Lock()
+	defer blueTablesMu.Unlock()
+	if t, ok := blueTables[thr]; ok {
+		return t
+	}
+	t := new([766]int16)
+	for sum := range t {
+		if sum < 45 {
+			t[sum] = math.MaxInt16 // no pixel passes...
+			if -1 >= thr {
+				t[sum] = math.MinInt16 // ...or every one
+			}
+			continue
+		}
+		t[sum] = math.MaxInt16
+		for v := -255; v <= 255; v++ {
+			if float64(v)/float64(sum) >= thr {
+				t[sum] = int16(v)
+				break
+			}
+		}
+	}
+	blueTables[thr] = t
+	return t
+}
+
+var (
+	blueTablesMu sync.Mutex
+	blueTables   = map[float64]*[766]int16{}
+)
 
 // polyArea is the signed area of a polygon on the table (mm²).
 func polyArea(p []Vec3) float64 {

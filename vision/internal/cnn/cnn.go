@@ -218,20 +218,8 @@ func (ws *Workspace) Forward(x []float32) error {
 		// The output is computed "wide": rows of ps values of which the
 		// first s are real, so each tap is one long axpy over the plane.
 		act := ws.act[l]
-		offs := tapOffsets(ps, 0, 1)
 		for k := 0; k < cv.out; k++ {
-			o := act[k*wide : (k+1)*wide]
-			for i := range o {
-				o[i] = cv.b[k]
-			}
-			for c := 0; c < cv.in; c++ {
-				conv9(o, pad[c*pst:(c+1)*pst], &offs, (*[9]float32)(cv.w[(k*cv.in+c)*9:]))
-			}
-			for i, v := range o {
-				if v < 0 {
-					o[i] = 0
-				}
-			}
+			convRelu(act[k*wide:(k+1)*wide], pad, pst, cv.in, ps, cv.w[k*cv.in*9:(k+1)*cv.in*9], cv.b[k])
 		}
 		h := s / 2
 		pool, arg := ws.pool[l], ws.arg[l]
@@ -265,8 +253,9 @@ func (ws *Workspace) Forward(x []float32) error {
 		in = ws.gap
 	}
 	hd := n.hidden
+	dotRows(ws.hid, hd.w, in[:hd.in])
 	for j := 0; j < hd.out; j++ {
-		sum := hd.b[j] + dot(hd.w[j*hd.in:(j+1)*hd.in], in)
+		sum := hd.b[j] + ws.hid[j]
 		if sum < 0 || (ws.drop > 0 && ws.dropRng.Float32() < ws.drop) {
 			sum = 0
 		}

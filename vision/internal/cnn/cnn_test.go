@@ -284,3 +284,86 @@ func TestWarmCosineLR(t *testing.T) {
 		}
 	}
 }
+
+// TestConvRelu checks the fused per-channel kernel (one assembly call per
+// output channel on amd64) against its definition, bit for bit: the bias,
+// one conv9 per plane in order, then the ReLU. It also checks one value
+// against a plain float64 sum, so the definition itself is tested.
+func TestConvRelu(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct{ side, nin int }{{1, 1}, {2, 3}, {4, 1}, {5, 2}, {6, 32}, {8, 16}, {12, 12}, {16, 1}, {7, 5}} {
+		s, ps := c.side, c.side+2
+		pst, wide := planeLen(s), s*ps
+		src := make([]float32, c.nin*pst)
+		for i := range src {
+			src[i] = float32(rng.NormFloat64())
+		}
+		w := make([]float32, 9*c.nin)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64())
+		}
+		for _, bias := range []float32{0, 0.3, -2} {
+			got, want := make([]float32, wide), make([]float32, wide)
+			for i := range got {
+				got[i] = float32(i) // must be overwritten
+			}
+			convRelu(got, src, pst, c.nin, ps, w, bias)
+			convReluGo(want, src, pst, c.nin, ps, w, bias)
+			zeros := 0
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("side %d, %d planes, bias %g: [%d] = %v, want %v", s, c.nin, bias, i, got[i], want[i])
+				}
+				if got[i] == 0 {
+					zeros++
+				}
+			}
+			if c.nin > 1 && (zeros == 0 || zeros == wide) {
+				t.Errorf("side %d, %d planes: %d of %d zeros; the ReLU should cut some, not all", s, c.nin, zeros, wide)
+			}
+			i := wide - 1 // last output: taps reach the end of each plane
+			sum := float64(bias)
+			for p := 0; p < c.nin; p++ {
+				for tp := 0; tp < 9; tp++ {
+					sum += float64(w[9*p+tp]) * float64(src[p*pst+(tp/3)*ps+tp%3+i])
+				}
+			}
+			if sum = max(sum, 0); math.Abs(float64(got[i])-sum) > 1e-4*(1+math.Abs(sum)) {
+				t.Errorf("side %d, %d planes: last output %v, want %v", s, c.nin, got[i], sum)
+			}
+		}
+	}
+}
+
+// TestDotRows checks the dense layer's kernel against dot, bit for bit,
+// for row counts and lengths around its blocks of eight rows and four
+// lanes.
+func TestDotRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, rows := range []int{1, 7, 8, 9, 16, 20} {
+		for _, n := range []int{1, 3, 4, 5, 36, 38, 576} {
+			w, x := make([]float32, rows*n), make([]float32, n)
+			for i := range w {
+				w[i] = float32(rng.NormFloat64())
+			}
+			for i := range x {
+				x[i] = float32(rng.NormFloat64())
+			}
+			got := make([]float32, rows)
+			dotRows(got, w, x)
+			for j := range got {
+				want := dot(w[j*n:(j+1)*n], x)
+				if math.Float32bits(got[j]) != math.Float32bits(want) {
+					t.Fatalf("%d rows of %d: row %d = %v, want %v", rows, n, j, got[j], want)
+				}
+				var f float64
+				for i := range x {
+					f += float64(w[j*n+i]) * float64(x[i])
+				}
+				if math.Abs(f-float64(got[j])) > 1e-4*(1+math.Abs(f)) {
+					t.Fatalf("%d rows of %d: row %d = %v, want about %v", rows, n, j, got[j], f)
+				}
+			}
+		}
+	}
+}

@@ -25,3 +25,31 @@ func conv9Go(dst, src []float32, off *[9]int, w *[9]float32) {
 		dst[i] += w0*p0[i] + w1*p1[i] + w2*p2[i] + w3*p3[i] + w4*p4[i] + w5*p5[i] + w6*p6[i] + w7*p7[i] + w8*p8[i]
 	}
 }
+
+// convReluGo sets dst to one output channel of a 3x3 convolution with
+// bias and ReLU: the bias, plus conv9 of each of the nin input planes
+// (plane c starts at src[c*pst], rows ps long, weights w[9c:9c+9]) in
+// order, then negative sums set to 0 (-0 and NaN are kept as they are).
+func convReluGo(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
+	for i := range dst {
+		dst[i] = bias
+	}
+	offs := tapOffsets(ps, 0, 1)
+	for c := 0; c < nin; c++ {
+		conv9(dst, src[c*pst:], &offs, (*[9]float32)(w[9*c:]))
+	}
+	for i, v := range dst {
+		if v < 0 {
+			dst[i] = 0
+		}
+	}
+}
+
+// dotRowsGo sets out[j] to dot(w[j*len(x):(j+1)*len(x)], x): a dense
+// layer's sums before the bias.
+func dotRowsGo(out, w, x []float32) {
+	n := len(x)
+	for j := range out {
+		out[j] = dot(w[j*n:(j+1)*n], x)
+	}
+}

@@ -10,6 +10,12 @@ package cnn
 //go:noescape
 func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
 
+//go:noescape
+func convReluAVX2(dst *float32, n int, src *float32, pst, nin, ps int, w *float32, bias float32)
+
+//go:noescape
+func dotRows8SSE(acc *[32]float32, x, w *float32, stride, n int)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
@@ -64,4 +70,46 @@ func rowTaps(off *[9]int) bool {
 		}
 	}
 	return true
+}
+
+// convRelu is convReluGo with the whole vectors of dst done by the
+// assembly kernel in one call per output channel (same bits).
+func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
+	n := len(dst)
+	m := n &^ 7
+	if !SIMD || m == 0 || nin < 1 {
+		convReluGo(dst, src, pst, nin, ps, w, bias)
+		return
+	}
+	// everything the kernel reads, bounds-checked here
+	_ = src[(nin-1)*pst+2*ps+2+m-1]
+	_ = w[9*nin-1]
+	convReluAVX2(&dst[0], m, &src[0], pst, nin, ps, &w[0], bias)
+	if m < n {
+		convReluGo(dst[m:], src[m:], pst, nin, ps, w, bias)
+	}
+}
+
+// dotRows is dotRowsGo with eight rows at a time in assembly (same bits as
+// vec.Dot, which is plain SSE arithmetic; SSE2 is part of amd64).
+func dotRows(out, w, x []float32) {
+	n := len(x)
+	m := n &^ 3
+	j := 0
+	if m > 0 {
+		var acc [32]float32
+		for ; j+8 <= len(out); j += 8 {
+			_ = w[(j+7)*n+m-1] // the last value the kernel reads
+			dotRows8SSE(&acc, &x[0], &w[j*n], n, m)
+			for r := 0; r < 8; r++ {
+				a := w[(j+r)*n : (j+r+1)*n]
+				s0, s1, s2, s3 := acc[4*r], acc[4*r+1], acc[4*r+2], acc[4*r+3]
+				for i := m; i < n; i++ {
+					s0 += float32(a[i] * x[i])
+				}
+				out[j+r] = (s0 + s1) + (s2 + s3)
+			}
+		}
+	}
+	dotRowsGo(out[j:], w[j*n:], x)
 }

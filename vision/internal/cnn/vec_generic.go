@@ -10,3 +10,9 @@ func dot(a, b []float32) float32 { return dotGo(a, b) }
 const SIMD = false
 
 func conv9(dst, src []float32, off *[9]int, w *[9]float32) { conv9Go(dst, src, off, w) }
+
+func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
+	convReluGo(dst, src, pst, nin, ps, w, bias)
+}
+
+func dotRows(out, w, x []float32) { dotRowsGo(out, w, x) }

@@ -97,3 +97,9 @@ func conv9(dst, src []float32, off *[9]int, w *[9]float32) {
 		conv9Go(dst[i:], src[i:], off, w)
 	}
 }
+
+func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
+	convReluGo(dst, src, pst, nin, ps, w, bias)
+}
+
+func dotRows(out, w, x []float32) { dotRowsGo(out, w, x) }
