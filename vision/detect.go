@@ -219,6 +219,12 @@ func nearAny(found []Card, c Vec3, r float64, m cardmodel.Model) bool {
 // cards found 95.3% with the first mask alone, 98.2% with both.)
 const looseStrong, looseWeak, looseGrid = 0.01, -0.08, 25.0
 
+// A card of the loose mask whose grid scores below looseGrid still counts
+// when its grid is clear one way up and not the other: at least
+// looseGridLow, and looseGridRatio times the other way's score (a lamp
+// washes the lines out, but they are still where a card's lines are).
+const looseGridLow, looseGridRatio = 10.0, 5.0
+
 // cardsFromMask fits cards to the outlines of the blobs in d.half; with
 // minGrid > 0 it keeps only cards whose printed grid scores that much, and
 // none where one of the cards found already lies.
@@ -249,8 +255,8 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) []Ca
 		if !ok || nearAny(found, c, 0.8*m.CardHeight, m) {
 			continue
 		}
-		pose, grid := d.orient(cam, c, a)
-		if grid < minGrid {
+		pose, grid, other := d.orient(cam, c, a)
+		if grid < minGrid && (grid < looseGridLow || grid < looseGridRatio*other) {
 			continue
 		}
 		card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp)}
@@ -427,19 +433,18 @@ func fitCardRect(mm []Vec3, m cardmodel.Model) (c Vec3, a Vec3, la, lb float64, 
 // letting the card slide a few millimetres (the outline may be off where
 // something hides an edge). If the image cannot tell, the printed top faces
 // the table centre. The slide found also corrects the pose.
-func (d *Detector) orient(cam Camera, c Vec3, a Vec3) (cardPose, float64) {
+func (d *Detector) orient(cam Camera, c Vec3, a Vec3) (p cardPose, grid, other float64) {
 	m := d.opts.Model
 	p1 := poseFromRect(m, c, a)
 	p2 := poseFromRect(m, c, a.Scale(-1))
 	s1, dv1 := d.bestGridShift(cam, p1, true)
 	s2, dv2 := d.bestGridShift(cam, p2, true)
-	var p cardPose
 	var dv float64
-	grid := math.Max(s1, s2)
+	grid, other = math.Max(s1, s2), math.Min(s1, s2)
 	switch {
-	case math.Abs(s1-s2) >= 8 && s1 > s2:
+	case s1 >= 8+s2 && s1 >= orientRatio*s2:
 		p, dv = p1, dv1
-	case math.Abs(s1-s2) >= 8:
+	case s2 >= 8+s1 && s2 >= orientRatio*s1:
 		p, dv = p2, dv2
 	default:
 		// Prior: the printed top points towards the table centre.
@@ -453,8 +458,16 @@ func (d *Detector) orient(cam Camera, c Vec3, a Vec3) (cardPose, float64) {
 	if _, du := d.bestGridShift(cam, p, false); du != 0 {
 		p.origin = p.origin.Add(p.u.Scale(du))
 	}
-	return p, grid
+	return p, grid, other
 }
+
+// orientRatio is how many times better one way up must score than the
+// other for the grid to decide; below it the table-centre prior does. A
+// card the grid shows scores 6 to 30 times better one way (training
+// renders); where a screen or glare hides most of the grid the two
+// scores come close, and the printed lines then mislead more often than
+// the prior.
+const orientRatio = 3.0
 
 // bestGridShift slides the card along v (horizontal grid lines) or u
 // (vertical ones) by up to 4 mm and returns the best line score and shift.
