@@ -58,6 +58,7 @@ type Card struct {
 	// Occluded is set when a hand or arm covers part of the card.
 	Occluded bool
 	pose     cardPose
+	grid     float64       // how clearly the printed grid showed (orient)
 	feats    *cardFeatures // kept for training only
 }
 
@@ -193,24 +194,43 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 // work, each outer contour mapped onto the table and fitted with a
 // rectangle of the card's size; then the printed orientation from the grid.
 // A second, looser mask then looks for cards a lamp's glare has washed
-// pale; such a card counts only where the first pass found none and its
-// printed grid shows clearly.
+// pale; such a card counts only where the first pass found none (or only
+// a card whose grid barely showed) and its printed grid shows clearly.
+// Where a mask's blob is too big for a card (a card grown together with
+// a bluish shadow, or under glare with the table), that mask is made again
+// without growing from its seeds, which parts them.
 func (d *Detector) findCards(cam Camera) []Card {
 	d.blueMask(blueStrong, blueWeak)
-	cards := d.cardsFromMask(cam, 0, nil)
+	cards, oversized := d.cardsFromMask(cam, 0, nil)
+	if oversized {
+		// A blob too big for a card: the card and a bluish shadow (a
+		// screen's, a tall stack's) grown together. The clearly blue
+		// pixels alone, without the growth, part them again.
+		d.blueMask(blueStrong, blueStrong)
+		more, _ := d.cardsFromMask(cam, looseGrid, cards)
+		cards = append(cards, more...)
+	}
 	d.blueMask(looseStrong, looseWeak)
-	return append(cards, d.cardsFromMask(cam, looseGrid, cards)...)
+	more, oversized := d.cardsFromMask(cam, looseGrid, cards)
+	cards = append(cards, more...)
+	if oversized { // glare: the loose mask ran into the table
+		d.blueMask(looseStrong, looseStrong)
+		more, _ = d.cardsFromMask(cam, looseGrid, cards)
+		cards = append(cards, more...)
+	}
+	return cards
 }
 
-// nearAny reports whether a card of found has its centre within r of c.
-func nearAny(found []Card, c Vec3, r float64, m cardmodel.Model) bool {
-	for _, o := range found {
+// nearIndex is the index of the first card of found with its centre
+// within r of c, or -1.
+func nearIndex(found []Card, c Vec3, r float64, m cardmodel.Model) int {
+	for i, o := range found {
 		oc := o.pose.at(m.CardWidth/2, m.CardHeight/2, 0)
 		if math.Hypot(c.X-oc.X, c.Y-oc.Y) < r {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // Thresholds of the second, looser card mask and the grid evidence
@@ -227,15 +247,16 @@ const looseGridLow, looseGridRatio = 10.0, 5.0
 
 // cardsFromMask fits cards to the outlines of the blobs in d.half; with
 // minGrid > 0 it keeps only cards whose printed grid scores that much, and
-// none where one of the cards found already lies.
-func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) []Card {
+// none where one of the cards found already lies. oversized reports a
+// blob of at least a card's area that no card fitted because it is too
+// long or too wide.
+func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (cards []Card, oversized bool) {
 	m := d.opts.Model
 	gocv.MorphologyEx(d.half, &d.tmp, gocv.MorphOpen, d.open3)
 	gocv.MorphologyEx(d.tmp, &d.mask, gocv.MorphClose, d.close5)
 	contours := gocv.FindContours(d.mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
 	defer contours.Close()
 	cardArea := m.CardWidth * m.CardHeight
-	var cards []Card
 	for i := 0; i < contours.Size(); i++ {
 		pts := contours.At(i).ToPoints()
 		if len(pts) < 4 {
@@ -248,25 +269,40 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) []Ca
 				mm = append(mm, w)
 			}
 		}
-		if len(mm) < 4 || math.Abs(polyArea(mm)) < 0.35*cardArea {
+		area := math.Abs(polyArea(mm))
+		if len(mm) < 4 || area < 0.35*cardArea {
 			continue
 		}
 		c, a, _, _, ok := fitCardRect(mm, m)
-		if !ok || nearAny(found, c, 0.8*m.CardHeight, m) {
+		if !ok {
+			oversized = oversized || area >= cardArea
+			continue
+		}
+		// A card found before stands, unless its grid barely showed: a
+		// scrap of a washed-out card fitted out to a card's size, which
+		// a clear card here replaces.
+		near := nearIndex(found, c, 0.8*m.CardHeight, m)
+		if near >= 0 && found[near].grid >= looseGridLow {
 			continue
 		}
 		pose, grid, other := d.orient(cam, c, a)
 		if grid < minGrid && (grid < looseGridLow || grid < looseGridRatio*other) {
 			continue
 		}
-		card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp)}
+		card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid}
 		for k, w := range pose.corners(m) {
 			u, v, _ := cam.Project(w)
 			card.Corners[k] = [2]float64{u, v}
 		}
+		if near >= 0 {
+			if grid >= looseGrid && grid >= 2*found[near].grid {
+				found[near] = card
+			}
+			continue
+		}
 		cards = append(cards, card)
 	}
-	return cards
+	return cards, oversized
 }
 
 // blueMask fills d.half (half the frame's size) with 255 on the cards.
