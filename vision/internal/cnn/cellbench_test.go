@@ -35,3 +35,23 @@ func BenchmarkForwardCellNets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBackwardHeight is one training sample of the height CNN:
+// forward and backward.
+func BenchmarkBackwardHeight(b *testing.B) {
+	n, err := New(Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := make([]float32, n.InputLen())
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	ws, gr := n.NewWorkspace(), n.NewGrads()
+	for b.Loop() {
+		if err := ws.Forward(x); err != nil {
+			b.Fatal(err)
+		}
+		ws.Backward(x, 3, gr)
+	}
+}

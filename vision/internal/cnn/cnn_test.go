@@ -367,3 +367,48 @@ func TestDotRows(t *testing.T) {
 		}
 	}
 }
+
+// TestBackwardKernels checks the training kernels against their plain
+// definitions (to float32 rounding: the assembly adds in another order),
+// on plane sizes with and without a tail past the last vector of eight.
+func TestBackwardKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, side := range []int{1, 2, 3, 4, 6, 8, 12, 16} {
+		ps := side + 2
+		pst, wide := planeLen(side), side*ps
+		dk, p := make([]float32, wide), make([]float32, pst)
+		for i := range dk {
+			dk[i] = float32(rng.NormFloat64())
+		}
+		for i := range p {
+			p[i] = float32(rng.NormFloat64())
+		}
+		var got, want [9]float32
+		got[4], want[4] = 1, 1 // adds to what is there
+		grad9(&got, dk, p, ps)
+		grad9Go(&want, dk, p, ps)
+		for tp := range got {
+			if math.Abs(float64(got[tp]-want[tp])) > 1e-4*(1+math.Abs(float64(want[tp]))) {
+				t.Fatalf("side %d: grad9 tap %d = %v, want %v", side, tp, got[tp], want[tp])
+			}
+		}
+		margin := 2*ps + 2
+		back := tapOffsets(ps, margin, -1)
+		src := make([]float32, margin+pst)
+		for i := range src {
+			src[i] = float32(rng.NormFloat64())
+		}
+		var w [9]float32
+		for i := range w {
+			w[i] = float32(rng.NormFloat64())
+		}
+		d1, d2 := make([]float32, pst), make([]float32, pst)
+		convBack(d1, src, &back, &w, ps)
+		conv9Go(d2, src, &back, &w)
+		for i := range d1 {
+			if math.Abs(float64(d1[i]-d2[i])) > 1e-4*(1+math.Abs(float64(d2[i]))) {
+				t.Fatalf("side %d: convBack [%d] = %v, want %v", side, i, d1[i], d2[i])
+			}
+		}
+	}
+}

@@ -118,15 +118,10 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 				copy(dkpad[margin:], dk)
 			}
 			for c := 0; c < cv.in; c++ {
-				gw := gW[(k*cv.in+c)*9 : (k*cv.in+c)*9+9]
-				p := pad[c*pst : (c+1)*pst]
-				for t := 0; t < 9; t++ {
-					off := (t/3)*ps + t%3
-					gw[t] += dot(dk, p[off:off+wide])
-				}
+				grad9((*[9]float32)(gW[(k*cv.in+c)*9:]), dk, pad[c*pst:(c+1)*pst], ps)
 				if l > 0 {
 					// dpad[j] += sum over taps of w[t]*dk[j-off[t]]
-					conv9(dpad[c*pst:(c+1)*pst], dkpad, &back, (*[9]float32)(cv.w[(k*cv.in+c)*9:]))
+					convBack(dpad[c*pst:(c+1)*pst], dkpad, &back, (*[9]float32)(cv.w[(k*cv.in+c)*9:]), ps)
 				}
 			}
 		}

@@ -53,3 +53,12 @@ func dotRowsGo(out, w, x []float32) {
 		out[j] = dot(w[j*n:(j+1)*n], x)
 	}
 }
+
+// grad9Go adds to gw[t] dot(dk, p[off:off+len(dk)]) for each tap t, off =
+// (t/3)*ps + t%3.
+func grad9Go(gw *[9]float32, dk, p []float32, ps int) {
+	for t := 0; t < 9; t++ {
+		off := (t/3)*ps + t%3
+		gw[t] += dot(dk, p[off:off+len(dk)])
+	}
+}

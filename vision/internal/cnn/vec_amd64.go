@@ -16,6 +16,9 @@ func convReluAVX2(dst *float32, n int, src *float32, pst, nin, ps int, w *float3
 //go:noescape
 func dotRows8SSE(acc *[32]float32, x, w *float32, stride, n int)
 
+//go:noescape
+func grad9AVX2(out *[72]float32, dk, p *float32, ps, n int)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
@@ -112,4 +115,42 @@ func dotRows(out, w, x []float32) {
 		}
 	}
 	dotRowsGo(out[j:], w[j*n:], x)
+}
+
+// grad9 adds to gw[t] the dot product of dk with p shifted by tap t's
+// offset (t/3)*ps + t%3, for the nine taps: one plane pair's share of a
+// 3x3 convolution's weight gradient. The assembly keeps eight lanes per
+// tap, added pairwise at the end (not the bits of nine dot calls).
+func grad9(gw *[9]float32, dk, p []float32, ps int) {
+	n := len(dk)
+	m := n &^ 7
+	if !SIMD || m == 0 {
+		grad9Go(gw, dk, p, ps)
+		return
+	}
+	_ = p[2*ps+2+n-1] // the last value read
+	var acc [72]float32
+	grad9AVX2(&acc, &dk[0], &p[0], ps, m)
+	for t := 0; t < 9; t++ {
+		l := acc[8*t : 8*t+8 : 8*t+8]
+		s := ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
+		off := (t/3)*ps + t%3
+		for i := m; i < n; i++ {
+			s += float32(dk[i] * p[off+i])
+		}
+		gw[t] += s
+	}
+}
+
+// convBack adds to dst[i] the sum over taps t of w[t]*src[back[t]+i] for
+// the backward offsets back = tapOffsets(ps, 2*ps+2, -1): the same as the
+// forward offsets from 0 with the weights in reverse order, which the
+// assembly kernel takes.
+func convBack(dst, src []float32, back *[9]int, w *[9]float32, ps int) {
+	fwd := tapOffsets(ps, back[8], 1)
+	var rw [9]float32
+	for t := range rw {
+		rw[t] = w[8-t]
+	}
+	conv9(dst, src, &fwd, &rw)
 }

@@ -553,6 +553,60 @@ ddone:
 	VMOVUPS X7, 112(DI)
 	RET
 
+// func grad9AVX2(out *[72]float32, dk, p *float32, ps, n int)
+// The nine 3x3 weight gradients of one (output, input) plane pair, in
+// eight lanes each: out[8t+k] = sum over i < n, i = k (mod 8), of
+// dk[i]*p[(t/3)*ps + t%3 + i], n a multiple of 8 (fused multiply-adds, in
+// order of i).
+TEXT ·grad9AVX2(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ dk+8(FP), SI
+	MOVQ p+16(FP), DX
+	MOVQ ps+24(FP), R8
+	MOVQ n+32(FP), CX
+	SHLQ $2, R8
+	LEAQ (DX)(R8*1), BX
+	LEAQ (BX)(R8*1), R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	SHRQ $3, CX
+	XORQ AX, AX
+gloop:
+	TESTQ CX, CX
+	JZ    gdone
+	VMOVUPS (SI)(AX*1), Y9
+	VFMADD231PS 0(DX)(AX*1), Y9, Y0
+	VFMADD231PS 4(DX)(AX*1), Y9, Y1
+	VFMADD231PS 8(DX)(AX*1), Y9, Y2
+	VFMADD231PS 0(BX)(AX*1), Y9, Y3
+	VFMADD231PS 4(BX)(AX*1), Y9, Y4
+	VFMADD231PS 8(BX)(AX*1), Y9, Y5
+	VFMADD231PS 0(R9)(AX*1), Y9, Y6
+	VFMADD231PS 4(R9)(AX*1), Y9, Y7
+	VFMADD231PS 8(R9)(AX*1), Y9, Y8
+	ADDQ $32, AX
+	DECQ CX
+	JMP  gloop
+gdone:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VMOVUPS Y8, 256(DI)
+	VZEROUPPER
+	RET
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX

@@ -103,3 +103,7 @@ func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
 }
 
 func dotRows(out, w, x []float32) { dotRowsGo(out, w, x) }
+
+func grad9(gw *[9]float32, dk, p []float32, ps int) { grad9Go(gw, dk, p, ps) }
+
+func convBack(dst, src []float32, back *[9]int, w *[9]float32, ps int) { conv9(dst, src, back, w) }
