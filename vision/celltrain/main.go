@@ -65,6 +65,7 @@ func run(args []string) error {
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
+	glassWeight := fl.Int("glass-weight", 1, "how many times each stack with a glass top die is learned from per epoch by the pip and height networks (glass is the hardest top)")
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
@@ -84,6 +85,15 @@ func run(args []string) error {
 			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn,material-cnn", *only)
 		}
 		trainSet[w] = true
+	}
+	if *glassWeight < 1 || *glassWeight > 9 {
+		return fmt.Errorf("-glass-weight %d: want 1..9", *glassWeight)
+	}
+	copies := func(c vision.CellSample) int {
+		if c.Height > 0 && c.Material == 'G' {
+			return *glassWeight
+		}
+		return 1
 	}
 	if *heightMembers < 0 || *heightMembers > 9 {
 		return fmt.Errorf("-height-members %d: want 0..9", *heightMembers)
@@ -235,7 +245,9 @@ func run(args []string) error {
 		var pipS []mlp.Sample
 		for _, c := range train {
 			if c.Height > 0 && c.Hand == 0 && c.Hidden < vision.HiddenByDice {
-				pipS = append(pipS, mlp.Sample{X: c.Pips[c.Height-1], Class: c.PipsTop - 1})
+				for range copies(c) {
+					pipS = append(pipS, mlp.Sample{X: c.Pips[c.Height-1], Class: c.PipsTop - 1})
+				}
 			}
 		}
 		var convs []int
@@ -271,7 +283,9 @@ func run(args []string) error {
 			for h := 0; h < vision.MaxStack; h++ {
 				x = append(x, c.Top[h]...)
 			}
-			cellS = append(cellS, mlp.Sample{X: x, Class: k})
+			for range copies(c) {
+				cellS = append(cellS, mlp.Sample{X: x, Class: k})
+			}
 		}
 	}
 	if trainSet["height"] && *outHeight != "" {
@@ -425,6 +439,9 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 	var occ, nocc, n, hOK, mOK, pOK, all, covered, flagged, clearCells, falseFlag int
 	var mGivenH, pGivenH int
 	var pipTrue int // pips right when read at the true height
+	// per top material (W, R, S, G): stacks, whole stack right, pips right
+	// at the true height
+	var perN, perAll, perPip [4]int
 	var probs [vision.MaxStack][vision.TopClasses]float32
 	for _, c := range cells {
 		for h := 1; h <= vision.MaxStack; h++ {
@@ -499,16 +516,23 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 				pt = k
 			}
 		}
+		mi := max(strings.IndexByte("WRSG", c.Material), 0)
+		perN[mi]++
 		for _, t := range []struct {
 			ok bool
 			c  *int
-		}{{okH, &hOK}, {okM, &mOK}, {okP, &pOK}, {okH && okM && okP, &all}, {okH && okM, &mGivenH}, {okH && okP, &pGivenH}, {pt+1 == c.PipsTop, &pipTrue}} {
+		}{{okH, &hOK}, {okM, &mOK}, {okP, &pOK}, {okH && okM && okP, &all}, {okH && okM, &mGivenH}, {okH && okP, &pGivenH}, {pt+1 == c.PipsTop, &pipTrue},
+			{okH && okM && okP, &perAll[mi]}, {pt+1 == c.PipsTop, &perPip[mi]}} {
 			if t.ok {
 				*t.c++
 			}
 		}
 	}
 	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
-	return fmt.Sprintf("empty/occupied %.1f%% of %d cells; of %d stacks: height %.1f%%, material %.1f%%, pips %.1f%%, whole %.1f%%; where the height is right: material %.1f%%, pips %.1f%%; pips at the true height %.1f%%; covered cells flagged %.1f%% of %d, clear cells flagged %.2f%% of %d",
-		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(mGivenH, hOK), pct(pGivenH, hOK), pct(pipTrue, n), pct(flagged, covered), covered, pct(falseFlag, clearCells), clearCells)
+	var per strings.Builder
+	for i, m := range "WRSG" {
+		fmt.Fprintf(&per, " %c %.1f/%.1f", m, pct(perAll[i], perN[i]), pct(perPip[i], perN[i]))
+	}
+	return fmt.Sprintf("empty/occupied %.1f%% of %d cells; of %d stacks: height %.1f%%, material %.1f%%, pips %.1f%%, whole %.1f%%; where the height is right: material %.1f%%, pips %.1f%%; pips at the true height %.1f%%; by top material, whole/pips at the true height:%s; covered cells flagged %.1f%% of %d, clear cells flagged %.2f%% of %d",
+		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(mGivenH, hOK), pct(pGivenH, hOK), pct(pipTrue, n), per.String(), pct(flagged, covered), covered, pct(falseFlag, clearCells), clearCells)
 }
