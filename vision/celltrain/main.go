@@ -65,7 +65,7 @@ func run(args []string) error {
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
-	glassWeight := fl.Int("glass-weight", 1, "how many times each stack with a glass top die is learned from per epoch by the pip and height networks (glass is the hardest top)")
+	glassWeight := fl.Int("pip-glass-weight", 1, "how many times each glass top die is learned from per epoch by the pip network (glass is the hardest top; weighting the height CNN's glass stacks the same way gained nothing)")
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
@@ -87,7 +87,7 @@ func run(args []string) error {
 		trainSet[w] = true
 	}
 	if *glassWeight < 1 || *glassWeight > 9 {
-		return fmt.Errorf("-glass-weight %d: want 1..9", *glassWeight)
+		return fmt.Errorf("-pip-glass-weight %d: want 1..9", *glassWeight)
 	}
 	copies := func(c vision.CellSample) int {
 		if c.Height > 0 && c.Material == 'G' {
@@ -283,9 +283,7 @@ func run(args []string) error {
 			for h := 0; h < vision.MaxStack; h++ {
 				x = append(x, c.Top[h]...)
 			}
-			for range copies(c) {
-				cellS = append(cellS, mlp.Sample{X: x, Class: k})
-			}
+			cellS = append(cellS, mlp.Sample{X: x, Class: k})
 		}
 	}
 	if trainSet["height"] && *outHeight != "" {
