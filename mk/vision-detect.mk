@@ -14,16 +14,16 @@ vision-bench: test-deps
 
 # The learned cell reader's training data and networks. The training renders
 # use their own seeds (never the bench corpus's) and are not committed:
-# 2,200 stills (seeds 1001-1006), ~4 h of POV-Ray on one core or
-# ~2 h running two at once (resumable; RENDER_THREADS
+# 3,406 stills (seeds 1001-1008), ~6 h of POV-Ray on one core or
+# ~3 h running two at once (resumable; RENDER_THREADS
 # to use more), then about 25 minutes of training on two cores. Writes
 # vision/model/{top.mlp,pips.cnn,height.cnn,material.cnn} (and removes
 # any height*.mlp: the heights come from two CNNs).
 TRAIN_DIR    ?= build/synth-train
-TRAIN_STILLS ?= 400 300 400 300 400 400
+TRAIN_STILLS ?= 400 300 400 300 400 400 716 490
 CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-convs 16,32 -pip-cnn-hidden 64 \
   -height-members 0 -height-cnn-members 2 -height-convs 32,64 -height-cnn-hidden 128 \
-  -material-convs 32,64 -material-cnn-hidden 64 \
+  -material-convs 32,64 -material-cnn-hidden 64 -pip-glass-weight 3 \
   -train top,pips,height,height-cnn,material-cnn -seed 1
 FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal
 

@@ -81,6 +81,7 @@ type Detector struct {
 	labels  gocv.Mat
 	halfBuf []uint8
 	seedBuf []bool
+	bluePx  []bluePixel
 	mask    gocv.Mat
 	tmp     gocv.Mat
 	close5  gocv.Mat
@@ -200,6 +201,7 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 // a bluish shadow, or under glare with the table), that mask is made again
 // without growing from its seeds, which parts them.
 func (d *Detector) findCards(cam Camera) []Card {
+	d.bluePixels()
 	d.blueMask(blueStrong, blueWeak)
 	cards, oversized := d.cardsFromMask(cam, 0, nil)
 	if oversized {
@@ -292,11 +294,11 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (car
 		if altB == (Vec3{}) {
 			reachV = trustedReach
 		}
-		pose, grid, other := d.orient(cam, c, a, reachU, reachV)
+		pose, grid, other, fitV, fitU := d.orient(cam, c, a, reachU, reachV)
 		if grid < minGrid && (grid < looseGridLow || grid < looseGridRatio*other) {
 			continue
 		}
-		pose = d.tryOtherSides(cam, pose, altA, altB)
+		pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
 		card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid}
 		for k, w := range pose.corners(m) {
 			u, v, _ := cam.Project(w)
@@ -319,30 +321,30 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (car
 // grey. Pixels of clear blueness (strong) seed the mask; it grows over
 // connected pixels that are still somewhat blue (weak), so a card washed
 // out by a lamp is found whole where any part of it is clearly blue.
+//
+// The frame's pixels are read once (bluePixels); each mask after that is
+// table look-ups. With strong == weak every blob is its own seed and the
+// growing is skipped.
 func (d *Detector) blueMask(strong, weak float64) {
-	f := &d.img
-	hw, hh := f.w/2, f.h/2
+	hw, hh := d.img.w/2, d.img.h/2
 	if len(d.halfBuf) != hw*hh {
 		d.halfBuf = make([]uint8, hw*hh)
 		d.seedBuf = make([]bool, hw*hh)
 	}
 	ts, tw := blueThresholds(strong), blueThresholds(weak)
-	for y := 0; y < hh; y++ {
-		row := f.bgr[(2*y)*f.w*3 : (2*y)*f.w*3+(hw-1)*6+3]
-		seed, half := d.seedBuf[y*hw:(y+1)*hw], d.halfBuf[y*hw:(y+1)*hw]
-		for x := range half {
-			p := row[6*x : 6*x+3 : 6*x+3]
-			b, g, r := int(p[0]), int(p[1]), int(p[2])
-			sum, v := b+g+r, b-max(g, r)
-			seed[x] = v >= int(ts[sum])
-			half[x] = 0
-			if v >= int(tw[sum]) {
-				half[x] = 255
-			}
+	for k, px := range d.bluePx[:hw*hh] {
+		v, sum := px.v, px.sum
+		d.seedBuf[k] = v >= ts[sum]
+		d.halfBuf[k] = 0
+		if v >= tw[sum] {
+			d.halfBuf[k] = 255
 		}
 	}
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
+	if strong == weak {
+		return
+	}
 	n := gocv.ConnectedComponentsWithParams(d.half, &d.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
 	lab, err := d.labels.DataPtrUint16()
 	if err != nil || n <= 1 {
@@ -362,6 +364,29 @@ func (d *Detector) blueMask(strong, weak float64) {
 	}
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
+}
+
+// bluePixel is one pixel of the half-size grid the card masks are made
+// on: B-max(G,R) and B+G+R.
+type bluePixel struct{ v, sum int16 }
+
+// bluePixels reads the frame's pixels for the card masks: every other
+// pixel of every other row.
+func (d *Detector) bluePixels() {
+	f := &d.img
+	hw, hh := f.w/2, f.h/2
+	if len(d.bluePx) < hw*hh {
+		d.bluePx = make([]bluePixel, hw*hh)
+	}
+	for y := 0; y < hh; y++ {
+		row := f.bgr[(2*y)*f.w*3 : (2*y)*f.w*3+(hw-1)*6+3]
+		out := d.bluePx[y*hw : (y+1)*hw]
+		for x := range out {
+			p := row[6*x : 6*x+3 : 6*x+3]
+			b, g, r := int16(p[0]), int16(p[1]), int16(p[2])
+			out[x] = bluePixel{b - max(g, r), b + g + r}
+		}
+	}
 }
 
 // blueThresholds tabulates a blueness threshold by the pixel's B+G+R:
@@ -486,7 +511,11 @@ const altMin = 1.5
 // letting the card slide a few millimetres (the outline may be off where
 // something hides an edge). If the image cannot tell, the printed top faces
 // the table centre. The slide found also corrects the pose.
-func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p cardPose, grid, other float64) {
+//
+// It returns the pose, the better and the other way's scores, and how well
+// the chosen pose's horizontal (fitV) and vertical (fitU) lines fit after
+// the slides.
+func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p cardPose, grid, other, fitV, fitU float64) {
 	m := d.opts.Model
 	p1 := poseFromRect(m, c, a)
 	p2 := poseFromRect(m, c, a.Scale(-1))
@@ -496,29 +525,30 @@ func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p
 	grid, other = math.Max(s1, s2), math.Min(s1, s2)
 	switch {
 	case s1 >= 8+s2 && s1 >= orientRatio*s2:
-		p, dv = p1, dv1
+		p, dv, fitV = p1, dv1, s1
 	case s2 >= 8+s1 && s2 >= orientRatio*s1:
-		p, dv = p2, dv2
+		p, dv, fitV = p2, dv2, s2
 	default:
 		// Prior: the printed top points towards the table centre.
 		if p1.v.X*c.X+p1.v.Y*c.Y >= 0 {
-			p, dv = p1, dv1
+			p, dv, fitV = p1, dv1, s1
 		} else {
-			p, dv = p2, dv2
+			p, dv, fitV = p2, dv2, s2
 		}
 	}
 	p.origin = p.origin.Add(p.v.Scale(dv))
-	if _, du := d.bestGridShift(cam, p, false, reachU); du != 0 {
-		p.origin = p.origin.Add(p.u.Scale(du))
-	}
-	return p, grid, other
+	fitU, du := d.bestGridShift(cam, p, false, reachU)
+	p.origin = p.origin.Add(p.u.Scale(du))
+	return p, grid, other, fitV, fitU
 }
 
 // tryOtherSides moves the card to the outline's other side along an axis
 // where the outline was longer or shorter than the card (a shadow, a hand
 // or a screen grown onto or cut from one side, and the wrong side kept),
 // when the printed grid's lines across that axis fit clearly better there.
-func (d *Detector) tryOtherSides(cam Camera, p cardPose, alts ...Vec3) cardPose {
+// fit holds how well the horizontal and the vertical lines fit where the
+// card is (orient's scores).
+func (d *Detector) tryOtherSides(cam Camera, p cardPose, fit [2]float64, alts ...Vec3) cardPose {
 	for _, alt := range alts {
 		if alt == (Vec3{}) {
 			continue
@@ -527,7 +557,10 @@ func (d *Detector) tryOtherSides(cam Camera, p cardPose, alts ...Vec3) cardPose 
 		horizontal := math.Abs(alt.X*p.v.X+alt.Y*p.v.Y) > math.Abs(alt.X*p.u.X+alt.Y*p.u.Y)
 		q := p
 		q.origin = q.origin.Add(alt)
-		here, _ := d.bestGridShift(cam, p, horizontal, gridReach)
+		here := fit[1]
+		if horizontal {
+			here = fit[0]
+		}
 		there, s := d.bestGridShift(cam, q, horizontal, gridReach)
 		if there >= otherSideRatio*here+otherSideMargin {
 			if horizontal {
@@ -536,6 +569,11 @@ func (d *Detector) tryOtherSides(cam Camera, p cardPose, alts ...Vec3) cardPose 
 				q.origin = q.origin.Add(q.u.Scale(s))
 			}
 			p = q
+			if horizontal {
+				fit[0] = there
+			} else {
+				fit[1] = there
+			}
 		}
 	}
 	return p
