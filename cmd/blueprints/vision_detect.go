@@ -98,7 +98,7 @@ func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
 func detectorFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.String("card-model", "", "card model file (default: configs/card.json as built in)")
-	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and height.mlp (vision/celltrain) to read cells with (default: the built-in networks)")
+	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and optionally height.cnn, height*.mlp, material.cnn (vision/celltrain) to read cells with (default: the built-in networks)")
 	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
 	f.String("seats", "", "per seat, the direction its card's printed top points on the table, degrees from +x counter-clockwise, comma-separated (default 90,0,-90,180: seats south, west, north, east)")
 }
