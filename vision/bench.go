@@ -278,9 +278,56 @@ func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
+	var buf [64]float64
+	s := buf[:0]
+	if len(xs) > len(buf) {
+		s = make([]float64, 0, len(xs))
+	}
+	s = append(s, xs...)
+	return selectKth(s, len(s)/2)
+}
+
+// selectKth is the element a sort.Float64s of s would put at index k
+// (NaNs first), found by quickselect; it reorders s.
+func selectKth(s []float64, k int) float64 {
+	less := func(a, b float64) bool { return a < b || (math.IsNaN(a) && !math.IsNaN(b)) }
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		// median of three as the pivot, then a three-way partition
+		mid := lo + (hi-lo)/2
+		a, b, c := s[lo], s[mid], s[hi]
+		p := b
+		if less(a, b) == less(b, c) {
+			p = b
+		} else if less(b, a) == less(a, c) {
+			p = a
+		} else {
+			p = c
+		}
+		lt, i, gt := lo, lo, hi
+		for i <= gt {
+			switch {
+			case less(s[i], p):
+				s[lt], s[i] = s[i], s[lt]
+				lt++
+				i++
+			case less(p, s[i]):
+				s[i], s[gt] = s[gt], s[i]
+				gt--
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt - 1
+		case k > gt:
+			lo = gt + 1
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -2,9 +2,12 @@ package vision
 
 import (
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -234,5 +237,40 @@ func TestHardCardsFound(t *testing.T) {
 			found = true
 		}
 		assert.True(t, found, "%s has no card of seat %d in its truth", c.still, c.seat)
+	}
+}
+
+// TestMedianSelect checks the quickselect median against sorting, on
+// slices with repeats and NaNs, and that it leaves its input alone.
+func TestMedianSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 2000; trial++ {
+		n := 1 + rng.IntN(150)
+		xs := make([]float64, n)
+		for i := range xs {
+			switch rng.IntN(10) {
+			case 0:
+				xs[i] = math.NaN()
+			case 1, 2:
+				xs[i] = float64(rng.IntN(3)) // repeats
+			default:
+				xs[i] = rng.NormFloat64()
+			}
+		}
+		orig := append([]float64(nil), xs...)
+		s := append([]float64(nil), xs...)
+		sort.Float64s(s)
+		want, got := s[n/2], median(xs)
+		if !(got == want || (math.IsNaN(got) && math.IsNaN(want))) {
+			t.Fatalf("trial %d, %d values: median %v, sorting gives %v", trial, n, got, want)
+		}
+		for i := range xs {
+			if math.Float64bits(xs[i]) != math.Float64bits(orig[i]) {
+				t.Fatalf("trial %d: median changed its input at %d", trial, i)
+			}
+		}
+	}
+	if median(nil) != 0 {
+		t.Error("median of nothing should be 0")
 	}
 }
