@@ -221,20 +221,28 @@ func (ws *Workspace) Forward(x []float32) error {
 		for k := 0; k < cv.out; k++ {
 			convRelu(act[k*wide:(k+1)*wide], pad, pst, cv.in, ps, cv.w[k*cv.in*9:(k+1)*cv.in*9], cv.b[k])
 		}
+		// 2x2 max pooling: the first of the largest of each square (in
+		// the order top-left, top-right, bottom-left, bottom-right; Backward
+		// finds the same one again, see poolArgs).
 		h := s / 2
-		pool, arg := ws.pool[l], ws.arg[l]
+		pool := ws.pool[l]
 		for k := 0; k < cv.out; k++ {
 			for y := 0; y < h; y++ {
-				for xx := 0; xx < h; xx++ {
-					i0 := int32(k*wide + 2*y*ps + 2*xx)
-					best := i0
-					for _, j := range [4]int32{i0, i0 + 1, i0 + int32(ps), i0 + int32(ps) + 1} {
-						if act[j] > act[best] {
-							best = j
-						}
+				r0 := act[k*wide+2*y*ps : k*wide+2*y*ps+2*h]
+				r1 := act[k*wide+(2*y+1)*ps : k*wide+(2*y+1)*ps+2*h]
+				out := pool[k*h*h+y*h : k*h*h+y*h+h]
+				for xx := range out {
+					v := r0[2*xx]
+					if a := r0[2*xx+1]; a > v {
+						v = a
 					}
-					pool[k*h*h+y*h+xx] = act[best]
-					arg[k*h*h+y*h+xx] = best
+					if a := r1[2*xx]; a > v {
+						v = a
+					}
+					if a := r1[2*xx+1]; a > v {
+						v = a
+					}
+					out[xx] = v
 				}
 			}
 		}
@@ -284,6 +292,30 @@ func (ws *Workspace) Forward(x []float32) error {
 		ws.Prob[j] = float32(float64(ws.Prob[j]) / z)
 	}
 	return nil
+}
+
+// poolArgs fills ws.arg[l] with the index into ws.act[l] that each pooled
+// value of layer l came from: the first of the largest of its square, as
+// Forward chose it.
+func (ws *Workspace) poolArgs(l int) {
+	cv := ws.net.convs[l]
+	s, ps := cv.side, cv.side+2
+	wide, h := s*ps, s/2
+	act, arg := ws.act[l], ws.arg[l]
+	for k := 0; k < cv.out; k++ {
+		for y := 0; y < h; y++ {
+			for xx := 0; xx < h; xx++ {
+				i0 := int32(k*wide + 2*y*ps + 2*xx)
+				best := i0
+				for _, j := range [4]int32{i0, i0 + 1, i0 + int32(ps), i0 + int32(ps) + 1} {
+					if act[j] > act[best] {
+						best = j
+					}
+				}
+				arg[k*h*h+y*h+xx] = best
+			}
+		}
+	}
 }
 
 // Argmax returns the most probable class of the last Forward and its

@@ -91,6 +91,7 @@ func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 		pst, wide := planeLen(s), s*ps
 		dact := ws.dact[l]
 		clear(dact)
+		ws.poolArgs(l)
 		for i, a := range ws.arg[l] {
 			dact[a] += ws.dpool[l][i]
 		}
