@@ -14,6 +14,17 @@ type cardPose struct {
 	u, v   Vec3
 }
 
+// slid is p moved s millimetres along its v axis (across the horizontal
+// grid lines) or, if !alongV, along u.
+func (p cardPose) slid(alongV bool, s float64) cardPose {
+	if alongV {
+		p.origin = p.origin.Add(p.v.Scale(s))
+	} else {
+		p.origin = p.origin.Add(p.u.Scale(s))
+	}
+	return p
+}
+
 // at maps card millimetres (u right, v down from the printed top-left) and
 // a height above the table to the world.
 func (p cardPose) at(u, v, z float64) Vec3 {

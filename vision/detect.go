@@ -202,23 +202,22 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 // without growing from its seeds, which parts them.
 func (d *Detector) findCards(cam Camera) []Card {
 	d.bluePixels()
-	d.blueMask(blueStrong, blueWeak)
-	cards, oversized := d.cardsFromMask(cam, 0, nil)
-	if oversized {
+	var cards []Card
+	// pass adds the cards of one mask and reports an oversized blob.
+	pass := func(strong, weak, minGrid float64) bool {
+		d.blueMask(strong, weak)
+		more, oversized := d.cardsFromMask(cam, minGrid, cards)
+		cards = append(cards, more...)
+		return oversized
+	}
+	if pass(blueStrong, blueWeak, 0) {
 		// A blob too big for a card: the card and a bluish shadow (a
 		// screen's, a tall stack's) grown together. The clearly blue
 		// pixels alone, without the growth, part them again.
-		d.blueMask(blueStrong, blueStrong)
-		more, _ := d.cardsFromMask(cam, looseGrid, cards)
-		cards = append(cards, more...)
+		pass(blueStrong, blueStrong, looseGrid)
 	}
-	d.blueMask(looseStrong, looseWeak)
-	more, oversized := d.cardsFromMask(cam, looseGrid, cards)
-	cards = append(cards, more...)
-	if oversized { // glare: the loose mask ran into the table
-		d.blueMask(looseStrong, looseStrong)
-		more, _ = d.cardsFromMask(cam, looseGrid, cards)
-		cards = append(cards, more...)
+	if pass(looseStrong, looseWeak, looseGrid) { // glare: the loose mask ran into the table
+		pass(looseStrong, looseStrong, looseGrid)
 	}
 	return cards
 }
@@ -536,10 +535,9 @@ func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p
 			p, dv, fitV = p2, dv2, s2
 		}
 	}
-	p.origin = p.origin.Add(p.v.Scale(dv))
+	p = p.slid(true, dv)
 	fitU, du := d.bestGridShift(cam, p, false, reachU)
-	p.origin = p.origin.Add(p.u.Scale(du))
-	return p, grid, other, fitV, fitU
+	return p.slid(false, du), grid, other, fitV, fitU
 }
 
 // tryOtherSides moves the card to the outline's other side along an axis
@@ -555,25 +553,15 @@ func (d *Detector) tryOtherSides(cam Camera, p cardPose, fit [2]float64, alts ..
 		}
 		// lines across the move: horizontal ones for a move along v
 		horizontal := math.Abs(alt.X*p.v.X+alt.Y*p.v.Y) > math.Abs(alt.X*p.u.X+alt.Y*p.u.Y)
+		k := 1
+		if horizontal {
+			k = 0
+		}
 		q := p
 		q.origin = q.origin.Add(alt)
-		here := fit[1]
-		if horizontal {
-			here = fit[0]
-		}
 		there, s := d.bestGridShift(cam, q, horizontal, gridReach)
-		if there >= otherSideRatio*here+otherSideMargin {
-			if horizontal {
-				q.origin = q.origin.Add(q.v.Scale(s))
-			} else {
-				q.origin = q.origin.Add(q.u.Scale(s))
-			}
-			p = q
-			if horizontal {
-				fit[0] = there
-			} else {
-				fit[1] = there
-			}
+		if there >= otherSideRatio*fit[k]+otherSideMargin {
+			p, fit[k] = q.slid(horizontal, s), there
 		}
 	}
 	return p
@@ -602,17 +590,12 @@ const otherSideRatio, otherSideMargin = 1.1, 2.0
 const orientRatio = 3.0
 
 // bestGridShift slides the card along v (horizontal grid lines) or u
-// (vertical ones) by up to 4 mm and returns the best line score and shift.
+// (vertical ones) by up to reach mm and returns the best line score and
+// shift.
 func (d *Detector) bestGridShift(cam Camera, p cardPose, horizontal bool, reach float64) (best, shift float64) {
 	best = math.Inf(-1)
 	try := func(s float64) {
-		q := p
-		if horizontal {
-			q.origin = p.origin.Add(p.v.Scale(s))
-		} else {
-			q.origin = p.origin.Add(p.u.Scale(s))
-		}
-		if sc := d.gridScore(cam, q, horizontal); sc > best+1e-9 || (math.Abs(sc-best) < 1e-9 && math.Abs(s) < math.Abs(shift)) {
+		if sc := d.gridScore(cam, p.slid(horizontal, s), horizontal); sc > best+1e-9 || (math.Abs(sc-best) < 1e-9 && math.Abs(s) < math.Abs(shift)) {
 			best, shift = sc, s
 		}
 	}

@@ -8,8 +8,10 @@ import (
 // benchArch is the size of the dice reader's network.
 var benchArch = Arch{InC: 1, Side: 48, Convs: []int{16, 32, 64, 64}, Hidden: 128, Classes: 6}
 
-func benchNet(b *testing.B) (*Net, []float32) {
-	n, err := New(benchArch, rand.New(rand.NewPCG(1, 2)))
+// benchNet makes a seeded network of arch a and a random input for it.
+func benchNet(b *testing.B, a Arch) (*Net, []float32) {
+	b.Helper()
+	n, err := New(a, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func benchNet(b *testing.B) (*Net, []float32) {
 }
 
 func BenchmarkForward(b *testing.B) {
-	n, x := benchNet(b)
+	n, x := benchNet(b, benchArch)
 	ws := n.NewWorkspace()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -33,7 +35,7 @@ func BenchmarkForward(b *testing.B) {
 }
 
 func BenchmarkForwardBackward(b *testing.B) {
-	n, x := benchNet(b)
+	n, x := benchNet(b, benchArch)
 	ws := n.NewWorkspace()
 	gr := n.NewGrads()
 	for b.Loop() {

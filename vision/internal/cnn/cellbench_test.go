@@ -1,7 +1,6 @@
 package cnn
 
 import (
-	"math/rand/v2"
 	"testing"
 )
 
@@ -17,14 +16,7 @@ func BenchmarkForwardCellNets(b *testing.B) {
 		{"pips-16-32", Arch{InC: 1, Side: 16, Convs: []int{16, 32}, Hidden: 64, Classes: 6}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			n, err := New(c.a, rand.New(rand.NewPCG(1, 2)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			x := make([]float32, n.InputLen())
-			for i := range x {
-				x[i] = float32(i%7) - 3
-			}
+			n, x := benchNet(b, c.a)
 			ws := n.NewWorkspace()
 			b.ReportAllocs()
 			for b.Loop() {
@@ -39,14 +31,7 @@ func BenchmarkForwardCellNets(b *testing.B) {
 // BenchmarkBackwardHeight is one training sample of the height CNN:
 // forward and backward.
 func BenchmarkBackwardHeight(b *testing.B) {
-	n, err := New(Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8}, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	x := make([]float32, n.InputLen())
-	for i := range x {
-		x[i] = float32(i%7) - 3
-	}
+	n, x := benchNet(b, Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8})
 	ws, gr := n.NewWorkspace(), n.NewGrads()
 	for b.Loop() {
 		if err := ws.Forward(x); err != nil {
