@@ -202,24 +202,29 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 // without growing from its seeds, which parts them.
 func (d *Detector) findCards(cam Camera) []Card {
 	d.bluePixels()
-	var cards []Card
-	// pass adds the cards of one mask and reports an oversized blob.
-	pass := func(strong, weak, minGrid float64) bool {
-		d.blueMask(strong, weak)
-		more, oversized := d.cardsFromMask(cam, minGrid, cards)
-		cards = append(cards, more...)
-		return oversized
-	}
-	if pass(blueStrong, blueWeak, 0) {
+	cards, oversized := d.maskPass(cam, blueStrong, blueWeak, 0, nil)
+	if oversized {
 		// A blob too big for a card: the card and a bluish shadow (a
 		// screen's, a tall stack's) grown together. The clearly blue
 		// pixels alone, without the growth, part them again.
-		pass(blueStrong, blueStrong, looseGrid)
+		cards, _ = d.maskPass(cam, blueStrong, blueStrong, looseGrid, cards)
 	}
-	if pass(looseStrong, looseWeak, looseGrid) { // glare: the loose mask ran into the table
-		pass(looseStrong, looseStrong, looseGrid)
+	if cards, oversized = d.maskPass(cam, looseStrong, looseWeak, looseGrid, cards); oversized {
+		// glare: the loose mask ran into the table
+		cards, _ = d.maskPass(cam, looseStrong, looseStrong, looseGrid, cards)
 	}
 	return cards
+}
+
+// maskPass adds to cards those of one blue mask (see cardsFromMask) and
+// reports an oversized blob.
+func (d *Detector) maskPass(cam Camera, strong, weak, minGrid float64, cards []Card) ([]Card, bool) {
+	d.blueMask(strong, weak)
+	more, oversized := d.cardsFromMask(cam, minGrid, cards)
+	if len(cards) == 0 {
+		return more, oversized
+	}
+	return append(cards, more...), oversized
 }
 
 // nearIndex is the index of the first card of found with its centre
