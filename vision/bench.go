@@ -148,7 +148,11 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 				rep.CardFoundUncovered.add(found)
 			}
 			if !found {
-				rep.fail(maxFailures, "%s: seat %d card not found (best corner error %.0f px)", truth.Image, tc.Seat, bestErr)
+				cover := "uncovered"
+				if len(tc.Occluded) > 0 {
+					cover = fmt.Sprintf("%d cells covered", len(tc.Occluded))
+				}
+				rep.fail(maxFailures, "%s: seat %d card not found, %s (best corner error %.0f px)", truth.Image, tc.Seat, cover, bestErr)
 				continue
 			}
 			used[best] = true
@@ -232,8 +236,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 				}
 			}
 		}
-		for _, u := range used {
+		for i, u := range used {
 			if !u {
+				c := res.Cards[i].Corners
+				rep.fail(maxFailures, "%s: false card at (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f)", truth.Image, c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1])
 				rep.FalseCards++
 			}
 		}
