@@ -37,9 +37,14 @@ func TestFlagHidden(t *testing.T) {
 	p := cardPose{origin: Vec3{0, 0, 0}, u: Vec3{1, 0, 0}, v: Vec3{0, -1, 0}}
 	cu0, cv0 := m.CellCenter(0, 0)
 	cu1, cv1 := m.CellCenter(1, 0)
+	var neighbour *Cell // what (1,0) is read as
 	read := func(camAt Vec3) *Card {
 		c := &Card{pose: p}
 		c.Cells[0][0] = &Cell{Height: 6, Material: 'S', Pips: 3, Top: "S3"}
+		if neighbour != nil {
+			n := *neighbour
+			c.Cells[1][0] = &n
+		}
 		// a camera looking straight down from camAt (R flips y and z)
 		cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}}
 		cam.T = [3]float64{-camAt.X, camAt.Y, camAt.Z}
@@ -65,4 +70,20 @@ func TestFlagHidden(t *testing.T) {
 	above.Z = 500
 	c = read(above)
 	assert.Nil(t, c.Cells[1][0], "seen from straight above, nothing hides it")
+
+	// read as a one-high stack behind the six: its top is hidden wholly,
+	// so the read was of the tall stack's side
+	neighbour = &Cell{Height: 1, Material: 'W', Pips: 2, Top: "W2"}
+	c = read(behind)
+	require.NotNil(t, c.Cells[1][0])
+	assert.True(t, c.Cells[1][0].Occluded, "a stack read where only the neighbour shows is flagged")
+	assert.Equal(t, 0, c.Cells[1][0].Height)
+	c = read(above)
+	assert.False(t, c.Cells[1][0].Occluded, "seen from above, the one-high stack is kept")
+	assert.Equal(t, 1, c.Cells[1][0].Height)
+	// as high as the stack in front, its top shows: kept
+	neighbour = &Cell{Height: 6, Material: 'W', Pips: 2, Top: "W2"}
+	c = read(behind)
+	assert.False(t, c.Cells[1][0].Occluded, "a top as high as the stack in front is kept")
+	assert.Equal(t, 6, c.Cells[1][0].Height)
 }

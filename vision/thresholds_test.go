@@ -5,12 +5,12 @@ package vision
 // fails below these.
 const (
 	minCardFound          = 0.998
-	minOccupancy          = 0.995
+	minOccupancy          = 0.997
 	minHeight             = 0.97
 	minMaterial           = 0.985
 	minPips               = 0.97
 	minStack              = 0.96
 	minHandFlagged        = 0.91
 	minHiddenFlagged      = 0.55
-	minNotFalselyOccluded = 0.999
+	minNotFalselyOccluded = 0.9985
 )
