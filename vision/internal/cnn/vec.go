@@ -2,9 +2,9 @@ package cnn
 
 import "github.com/blueprints-companion/blueprints/vision/internal/vec"
 
-// The two kernels every layer is built on. vec_generic.go has the portable
-// versions; vec_simd.go has AVX2/FMA versions used when the package is built
-// with GOEXPERIMENT=simd on amd64 (the trainer is; the reader need not be).
+// The two kernels every layer is built on. vec_generic.go uses the portable
+// versions; on amd64 vec_amd64.go adds assembly (AVX2/FMA) for the
+// convolutions where the processor has it.
 
 // axpyGo adds a*src to dst (len(src) >= len(dst)).
 func axpyGo(dst, src []float32, a float32) { vec.Axpy(dst, src, a) }

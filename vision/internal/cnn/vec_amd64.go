@@ -1,11 +1,10 @@
-//go:build amd64 && !goexperiment.simd
+//go:build amd64
 
 package cnn
 
 // On amd64 the forward pass's 3x3 kernel has an AVX2/FMA version in
 // assembly (vec_amd64.s), used when the processor and the OS support it;
-// the rest is portable Go. (Built with GOEXPERIMENT=simd, vec_simd.go
-// replaces this file.)
+// the rest is portable Go.
 
 //go:noescape
 func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
