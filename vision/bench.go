@@ -72,7 +72,9 @@ func (t *Tally) add(ok bool) {
 type BenchReport struct {
 	Frames    int   `json:"frames"`
 	CardFound Tally `json:"card_found"`
-	// CardFoundUncovered counts only cards no hand or screen hides.
+	// CardFoundUncovered counts only cards no hand covers (none of their
+	// cells in the truth's occluded list). A screen standing over part of
+	// a card does not make it covered: the truth lists hands only.
 	CardFoundUncovered Tally   `json:"card_found_uncovered"`
 	SeatRight          Tally   `json:"seat"`
 	CornerErrPx        float64 `json:"corner_error_px_median"`
