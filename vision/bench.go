@@ -187,6 +187,13 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					if hidden[[2]int{r, col}] {
 						if len(dice) > 0 {
 							rep.HiddenByDice.add(flagged)
+							if !flagged {
+								read := "empty"
+								if got != nil {
+									read = fmt.Sprintf("%d high %s", got.Height, got.Top)
+								}
+								rep.fail(maxFailures, "%s: seat %d r%dc%d %s hidden by other dice, not flagged: read %s", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col], read)
+							}
 							continue
 						}
 						if flagged {

@@ -27,6 +27,9 @@ type Options struct {
 	// counter-clockwise) in which that player's card's printed top points;
 	// default DefaultSeatUp.
 	SeatUp []float64
+	// Views: in how many symmetries of the square the learned reader
+	// reads each network's input (zero fields: DefaultViews).
+	Views Views
 }
 
 func (o Options) withDefaults() Options {
@@ -36,6 +39,7 @@ func (o Options) withDefaults() Options {
 	if len(o.SeatUp) == 0 {
 		o.SeatUp = DefaultSeatUp
 	}
+	o.Views = o.Views.withDefaults()
 	return o
 }
 
@@ -116,6 +120,7 @@ type Detector struct {
 	heightCNNX    []float32
 	materialCNN   *cnn.Workspace // optional: materials also from a CNN
 	materialX     []float32
+	views         viewBufs // scratch for reading several views (views.go)
 }
 
 // NewDetector makes a detector.

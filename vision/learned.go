@@ -284,16 +284,12 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 				for h := 1; h <= MaxStack; h++ {
 					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
 				}
-				d.predictHeight()
+				d.readHeight()
 				dec = DecideHeight(d.heightP)
 				if dec.Height > 0 {
 					at := d.cellX[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
-					d.top.Predict(at, d.topScratch, probs[0][:])
-					if d.materialCNN != nil {
-						MaterialCNNInput(at, d.materialX)
-						if d.materialCNN.Forward(d.materialX) == nil { // the length was checked at load
-							dec.setMaterialMean(&probs[0], d.materialCNN.Prob)
-						}
+					if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {
+						dec.setMaterialMean(&probs[0], cnnP)
 					} else {
 						dec.setMaterial(&probs[0])
 					}
@@ -316,7 +312,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			}
 			bestH := dec.Height
 			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
-			d.pips.read(d.pipX, d.pipP)
+			d.readPips()
 			pi, pp := 0, d.pipP[0]
 			for k := 1; k < len(d.pipP); k++ {
 				if d.pipP[k] > pp {
@@ -403,6 +399,7 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	d.topScratch = top.NewScratch()
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, PipInputs)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
+	d.ensureViewBufs()
 	return nil
 }
 
@@ -644,13 +641,12 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
 	return nil
 }
 
-// predictHeight leaves in d.heightP the height networks' mean
-// probabilities for the cell in d.cellX.
-func (d *Detector) predictHeight() {
-	clear(d.heightP)
-	members := float32(len(d.height) + len(d.heightCNN))
+// addHeight adds to d.heightP w times the height networks' mean
+// probabilities for the cell input x (CellInputs long).
+func (d *Detector) addHeight(x []float32, w float32) {
+	members := float32(len(d.height)+len(d.heightCNN)) / w
 	if len(d.heightCNN) > 0 {
-		HeightCNNInput(d.cellX, d.heightCNNX)
+		HeightCNNInput(x, d.heightCNNX)
 	}
 	for _, ws := range d.heightCNN {
 		if ws.Forward(d.heightCNNX) == nil { // the length was checked at load
@@ -660,7 +656,7 @@ func (d *Detector) predictHeight() {
 		}
 	}
 	for i, n := range d.height {
-		n.Predict(d.cellX, d.heightScratch[i], d.heightTmp)
+		n.Predict(x, d.heightScratch[i], d.heightTmp)
 		for k, v := range d.heightTmp {
 			d.heightP[k] += v / members
 		}

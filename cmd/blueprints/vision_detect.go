@@ -69,6 +69,13 @@ func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
 			opts.SeatUp = append(opts.SeatUp, deg)
 		}
 	}
+	if views := strings.TrimSpace(v.GetString("views")); views != "" {
+		vw, err := parseViews(views)
+		if err != nil {
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --views: %v", name, err)}
+		}
+		opts.Views = vw
+	}
 	if path := v.GetString("card-model"); path != "" {
 		m, err := cardmodel.Load(path)
 		if err != nil {
@@ -94,12 +101,48 @@ func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
 	return d, nil
 }
 
+// parseViews reads --views: "H,M,P" or "H,M,P,B", the views of the height,
+// material and pip networks and the probability below which a cell's
+// extra height views are read.
+func parseViews(s string) (vision.Views, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 && len(parts) != 4 {
+		return vision.Views{}, fmt.Errorf("%q: want height,material,pips views (1, 2, 4 or 8 each) and optionally the height probability below which to read more views, e.g. 4,8,8,0.9", s)
+	}
+	var n [3]int
+	for i := 0; i < 3; i++ {
+		k, err := strconv.Atoi(strings.TrimSpace(parts[i]))
+		if err != nil {
+			return vision.Views{}, fmt.Errorf("%q: %q is not a whole number of views", s, parts[i])
+		}
+		n[i] = k
+	}
+	vw := vision.Views{Height: n[0], Material: n[1], Pips: n[2]}
+	if len(parts) == 4 {
+		b, err := strconv.ParseFloat(strings.TrimSpace(parts[3]), 64)
+		if err != nil || b <= 0 {
+			return vision.Views{}, fmt.Errorf("%q: %q is not a probability above 0", s, parts[3])
+		}
+		vw.HeightBelow = b
+	}
+	for _, k := range n {
+		if k < 1 {
+			return vision.Views{}, fmt.Errorf("%q: at least 1 view each", s)
+		}
+	}
+	if err := vw.Validate(); err != nil {
+		return vision.Views{}, fmt.Errorf("%q: %v", s, err)
+	}
+	return vw, nil
+}
+
 // detectorFlags adds the flags newDetector reads.
 func detectorFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.String("card-model", "", "card model file (default: configs/card.json as built in)")
 	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and optionally height.cnn, height*.mlp, material.cnn (vision/celltrain) to read cells with (default: the built-in networks)")
 	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
+	f.String("views", "", "height,material,pips[,below]: in how many symmetries of the square (1, 2, 4, 8) each network reads its input, averaged; height views past the first only where the plain reading is less sure than below (default: vision.DefaultViews)")
 	f.String("seats", "", "per seat, the direction its card's printed top points on the table, degrees from +x counter-clockwise, comma-separated (default 90,0,-90,180: seats south, west, north, east)")
 }
 
