@@ -6,11 +6,11 @@ package vision
 const (
 	minCardFound          = 0.998
 	minOccupancy          = 0.997
-	minHeight             = 0.97
-	minMaterial           = 0.985
-	minPips               = 0.97
-	minStack              = 0.96
-	minHandFlagged        = 0.91
-	minHiddenFlagged      = 0.55
+	minHeight             = 0.98
+	minMaterial           = 0.99
+	minPips               = 0.975
+	minStack              = 0.965
+	minHandFlagged        = 0.915
+	minHiddenFlagged      = 0.70
 	minNotFalselyOccluded = 0.9985
 )

@@ -29,7 +29,7 @@ type Views struct {
 }
 
 // DefaultViews is what the detector reads when Options.Views is zero.
-var DefaultViews = Views{Height: 1, HeightBelow: 1, Material: 1, Pips: 1}
+var DefaultViews = Views{Height: 8, HeightBelow: 0.9, Material: 1, Pips: 1}
 
 func (v Views) withDefaults() Views {
 	if v.Height == 0 {
@@ -43,6 +43,10 @@ func (v Views) withDefaults() Views {
 	}
 	if v.Pips == 0 {
 		v.Pips = DefaultViews.Pips
+	}
+	// out of range (Validate says so): the nearest that can be read
+	for _, n := range []*int{&v.Height, &v.Material, &v.Pips} {
+		*n = min(max(*n, 1), len(viewOrder))
 	}
 	return v
 }
@@ -102,7 +106,7 @@ func (d *Detector) readHeight() {
 	for _, p := range d.heightP {
 		best = max(best, p)
 	}
-	if float64(best) >= d.opts.Views.HeightBelow {
+	if below := d.opts.Views.HeightBelow; below < 1 && float64(best) >= below {
 		return
 	}
 	for i := 1; i < n; i++ {

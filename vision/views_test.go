@@ -1,0 +1,95 @@
+package vision
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// With all eight views, a reading is the mean over the whole group of
+// symmetries, so turning or mirroring the input first must not change it
+// (up to rounding); with one view it generally does. This fails if a view
+// repeats or misses a symmetry, or if the views of the height input do not
+// turn every level together.
+func TestEightViewsReadTheSameWhateverTheTurn(t *testing.T) {
+	d := NewDetector(Options{Views: Views{Height: 8, HeightBelow: 1, Material: 8, Pips: 8}})
+	defer d.Close()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 4; trial++ {
+		pip := make([]float32, PipInputs)
+		cell := make([]float32, CellInputs)
+		for i := range pip {
+			pip[i] = float32(rng.NormFloat64())
+		}
+		for i := range cell {
+			cell[i] = float32(rng.Float64())
+		}
+		copy(d.pipX, pip)
+		d.readPips()
+		want := append([]float32(nil), d.pipP...)
+		copy(d.cellX, cell)
+		d.readHeight()
+		wantH := append([]float32(nil), d.heightP...)
+		var q [TopClasses]float32
+		wantM := append([]float32(nil), d.readMaterial(cell[:TopInputs], &q)...)
+		wantQ := q
+
+		for k := 1; k < 8; k++ {
+			copy(d.pipX, pip)
+			var tmp [PipInputs]float32
+			transformPatch(d.pipX, tmp[:], pipSide, 1, k)
+			d.readPips()
+			assert.InDeltaSlice(t, want, d.pipP, 1e-5, "pips, symmetry %d", k)
+
+			copy(d.cellX, cell)
+			for h := 0; h < MaxStack; h++ {
+				turnTop(d.cellX[h*TopInputs:(h+1)*TopInputs], k)
+			}
+			d.readHeight()
+			assert.InDeltaSlice(t, wantH, d.heightP, 1e-5, "height, symmetry %d", k)
+
+			top := append([]float32(nil), cell[:TopInputs]...)
+			turnTop(top, k)
+			gotM := d.readMaterial(top, &q)
+			assert.InDeltaSlice(t, wantM, gotM, 1e-5, "material CNN, symmetry %d", k)
+			assert.InDeltaSlice(t, wantQ[:], q[:], 1e-5, "top network, symmetry %d", k)
+		}
+	}
+
+	// one view: the networks are not exactly invariant, so a turn shows
+	one := NewDetector(Options{})
+	defer one.Close()
+	pip := make([]float32, PipInputs)
+	for i := range pip {
+		pip[i] = float32(rng.NormFloat64())
+	}
+	copy(one.pipX, pip)
+	one.readPips()
+	plain := append([]float32(nil), one.pipP...)
+	var tmp [PipInputs]float32
+	transformPatch(one.pipX, tmp[:], pipSide, 1, 1)
+	one.readPips()
+	var diff float32
+	for k := range plain {
+		diff = max(diff, abs32(plain[k]-one.pipP[k]))
+	}
+	assert.Greater(t, diff, float32(1e-4), "a single view is not invariant, so the test above can tell")
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestViewsValidate(t *testing.T) {
+	require.NoError(t, Views{}.Validate())
+	require.NoError(t, Views{Height: 4, Material: 8, Pips: 2, HeightBelow: 0.9}.Validate())
+	for _, v := range []Views{{Height: 3}, {Material: 16}, {Pips: -1}, {HeightBelow: -0.5}} {
+		assert.Error(t, v.Validate(), "%+v", v)
+	}
+	assert.Equal(t, DefaultViews, Views{}.withDefaults())
+}
