@@ -12,6 +12,17 @@ test-matprofile-detect: test-deps
 vision-bench: test-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus vision/testdata/synth/stills
 
+# A second corpus for choosing how the reader reads (gates, views, rules),
+# so that such choices are not made on the bench corpus they are then
+# measured on: 240 stills of seed 2001, never trained on, rendered here
+# (about 12 minutes on one core; not committed), then measured.
+TUNE_DIR    ?= build/synth-tune
+TUNE_STILLS ?= 240
+.PHONY: vision-tune
+vision-tune: test-deps render-deps
+	$(GO) run ./cmd/bprender corpus --seed 2001 --stills $(TUNE_STILLS) --sequences "" --out $(TUNE_DIR) --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/blueprints vision bench --corpus $(TUNE_DIR)/stills
+
 # The learned cell reader's training data and networks. The training renders
 # use their own seeds (never the bench corpus's) and are not committed:
 # 3,406 stills (seeds 1001-1008), ~6 h of POV-Ray on one core or

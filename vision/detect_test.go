@@ -109,11 +109,19 @@ func fourCardFrame(tb testing.TB) (string, Camera) {
 
 // BenchmarkDetect reads one 1280x720 frame with four cards (decoding not
 // included).
-func BenchmarkDetect(b *testing.B) {
+func BenchmarkDetect(b *testing.B) { benchDetect(b, Options{}) }
+
+// BenchmarkDetectOneView reads every network's input once (no extra
+// height views): what the views cost.
+func BenchmarkDetectOneView(b *testing.B) {
+	benchDetect(b, Options{Views: Views{Height: 1, Material: 1, Pips: 1}})
+}
+
+func benchDetect(b *testing.B, opts Options) {
 	path, cam := fourCardFrame(b)
 	img := gocv.IMRead(path, gocv.IMReadColor)
 	defer img.Close()
-	d := NewDetector(Options{})
+	d := NewDetector(opts)
 	defer d.Close()
 	b.ReportAllocs()
 	for b.Loop() {
