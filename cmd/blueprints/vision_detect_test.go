@@ -118,6 +118,11 @@ func TestVisionDetectErrors(t *testing.T) {
 		{[]string{"--image", img, "--truth-camera", truth, "--cell-model", dir}, "--cell-model"},
 		{[]string{"--image", img, "--truth-camera", truth, "--cell-model", dir, "--classical"}, "exclude each other"},
 		{[]string{"--image", img, "--truth-camera", truth, "--card-model", junk}, "--card-model"},
+		{[]string{"--image", img, "--truth-camera", truth, "--views", "3,1,1"}, "height views: 3 (want 1, 2, 4 or 8)"},
+		{[]string{"--image", img, "--truth-camera", truth, "--views", "8,1"}, "want height,material,pips views"},
+		{[]string{"--image", img, "--truth-camera", truth, "--views", "8,1,x"}, `"x" is not a whole number`},
+		{[]string{"--image", img, "--truth-camera", truth, "--views", "8,1,1,high"}, `"high" is not a probability`},
+		{[]string{"--image", img, "--truth-camera", truth, "--views", "0,1,1"}, "at least 1 view each"},
 	} {
 		_, code, msg := run(t, "", append([]string{"vision", "detect"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, msg)
