@@ -27,6 +27,10 @@ type Options struct {
 	// counter-clockwise) in which that player's card's printed top points;
 	// default DefaultSeatUp.
 	SeatUp []float64
+	// PipSide is the side of the pip patch the features are sampled at
+	// when no pip network sets it (the classical reader's training
+	// features, vision/celltrain -pip-side); 0 means PipSide.
+	PipSide int
 	// Views: in how many symmetries of the square the learned reader
 	// reads each network's input (zero fields: DefaultViews).
 	Views Views
@@ -40,6 +44,9 @@ func (o Options) withDefaults() Options {
 		o.SeatUp = DefaultSeatUp
 	}
 	o.Views = o.Views.withDefaults()
+	if o.PipSide < 4 || o.PipSide > MaxPipSide {
+		o.PipSide = PipSide
+	}
 	return o
 }
 
@@ -106,6 +113,7 @@ type Detector struct {
 	pips         pipReader
 	topScratch   *mlp.Scratch
 	topX, pipX   []float32
+	pipSide      int // the pip patch's side: the pip network's, else Options.PipSide
 	topP, pipP   []float32
 	keepFeatures bool
 
@@ -145,10 +153,12 @@ func NewDetector(opts Options) *Detector {
 }
 
 func newDetector(opts Options) *Detector {
+	opts = opts.withDefaults()
 	return &Detector{
-		opts:   opts.withDefaults(),
-		half:   gocv.NewMat(),
-		labels: gocv.NewMat(),
+		opts:    opts,
+		pipSide: opts.PipSide,
+		half:    gocv.NewMat(),
+		labels:  gocv.NewMat(),
 
 		patch: gocv.NewMat(), patchGray: gocv.NewMat(), patchBin: gocv.NewMat(),
 		patchLabels: gocv.NewMat(), patchStats: gocv.NewMat(), patchCent: gocv.NewMat(),

@@ -24,7 +24,8 @@ import (
 // the face slides per level in the image, and h. The top network says
 // whether a top face is there and of which material (class 0: none, then
 // W, R, S, G); the height is the level it is surest of. The pip network
-// reads the chosen face warped to pipSide² grey points.
+// reads the chosen face warped to side² grey points, the side its input
+// has (PipSide unless the network says otherwise).
 const (
 	faceSide = 12
 	ctxSide  = 8
@@ -39,10 +40,12 @@ const (
 	// TopInputs is the length of a top network's input vector: face and
 	// context patches, 7 level shares, slide (du, dv), face size, one-hot h.
 	TopInputs = faceLen + ctxLen + (MaxStack + 1) + 3 + MaxStack
-	// PipInputs is the length of a pip network's input vector: PipSide²
-	// grey points.
+	// PipInputs is the length of a pip network's input vector at the
+	// default side: PipSide² grey points.
 	PipInputs = pipSide * pipSide
 	PipSide   = pipSide
+	// MaxPipSide is the largest side a pip network may read.
+	MaxPipSide = 32
 )
 
 // topMaterials is the order of the top network's material classes (class
@@ -144,18 +147,20 @@ func (d *Detector) levelSlide(cam Camera, p cardPose, cu, cv, z float64) (du, dv
 	return du, dv, size
 }
 
-// pipFeatures fills x (PipInputs long) with the top face of a stack h high
-// on cell (row, col), grey, zero mean and unit variance.
+// pipFeatures fills x (d.pipSide² long) with the top face of a stack h
+// high on cell (row, col), grey, zero mean and unit variance.
 func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []float32) {
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	z := m.CardThickness + float64(h)*m.Die
 	k := 0
 	var sum float64
-	for i := 0; i < pipSide; i++ {
-		v := cv + (float64(i)+0.5-pipSide/2.0)/pipSide*pipSpan*m.Die
-		for j := 0; j < pipSide; j++ {
-			u := cu + (float64(j)+0.5-pipSide/2.0)/pipSide*pipSpan*m.Die
+	side := d.pipSide
+	fs := float64(side)
+	for i := 0; i < side; i++ {
+		v := cv + (float64(i)+0.5-fs/2)/fs*pipSpan*m.Die
+		for j := 0; j < side; j++ {
+			u := cu + (float64(j)+0.5-fs/2)/fs*pipSpan*m.Die
 			var g float64
 			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
 				g = d.img.gray(px, py)
@@ -165,7 +170,7 @@ func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []floa
 			k++
 		}
 	}
-	normalise(x[:PipInputs])
+	normalise(x[:side*side])
 }
 
 // normalise scales x to zero mean and unit variance (a flat patch stays 0).
@@ -242,10 +247,27 @@ func turnTop(x []float32, k int) {
 }
 
 // AugmentPips applies a random symmetry of the square to a pip patch (a
-// die's value does not change when it is turned or seen mirrored).
+// die's value does not change when it is turned or seen mirrored). The
+// patch is square, at most MaxPipSide on a side; one of another length is
+// left alone.
 func AugmentPips(x []float32, rng *rand.Rand) {
-	var tmp [PipInputs]float32
-	transformPatch(x, tmp[:], pipSide, 1, rng.IntN(8))
+	side := PipSideOf(len(x))
+	if side == 0 {
+		return
+	}
+	var tmp [MaxPipSide * MaxPipSide]float32
+	transformPatch(x, tmp[:len(x)], side, 1, rng.IntN(8))
+}
+
+// PipSideOf is the side of a square pip patch of n points (0 if n is not
+// the square of a side from 2 to MaxPipSide).
+func PipSideOf(n int) int {
+	for s := 2; s <= MaxPipSide; s++ {
+		if s*s == n {
+			return s
+		}
+	}
+	return 0
 }
 
 // cardFeatures holds, for every cell and every height 1..MaxStack, the
@@ -263,7 +285,7 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 			for h := 1; h <= MaxStack; h++ {
 				f.top[r][col][h-1] = make([]float32, TopInputs)
 				d.topFeatures(cam, p, bg, r, col, h, &shares[r][col], f.top[r][col][h-1])
-				f.pips[r][col][h-1] = make([]float32, PipInputs)
+				f.pips[r][col][h-1] = make([]float32, d.pipSide*d.pipSide)
 				d.pipFeatures(cam, p, r, col, h, f.pips[r][col][h-1])
 			}
 		}
@@ -368,22 +390,22 @@ func decodePipNet(data []byte) (pipNet, error) {
 }
 
 // reader checks the network's shape and makes a reader with its own
-// scratch space.
-func (p pipNet) reader() (pipReader, error) {
+// scratch space; side is the side of the square patch it reads.
+func (p pipNet) reader() (r pipReader, side int, err error) {
 	switch {
 	case p.cnn != nil:
 		a := p.cnn.Arch
-		if a.InC != 1 || a.Side != PipSide || a.Classes != 6 {
-			return nil, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1x%dx%d to 6", a.InC, a.Side, a.Side, a.Classes, PipSide, PipSide)
+		if a.InC != 1 || a.Side < 4 || a.Side > MaxPipSide || a.Classes != 6 {
+			return nil, 0, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1xNxN (N 4 to %d) to 6", a.InC, a.Side, a.Side, a.Classes, MaxPipSide)
 		}
-		return cnnPips{p.cnn.NewWorkspace()}, nil
+		return cnnPips{p.cnn.NewWorkspace()}, a.Side, nil
 	case p.mlp != nil:
 		if p.mlp.Inputs() != PipInputs || p.mlp.Outputs() != 6 {
-			return nil, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)
+			return nil, 0, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)
 		}
-		return mlpPips{p.mlp, p.mlp.NewScratch()}, nil
+		return mlpPips{p.mlp, p.mlp.NewScratch()}, PipSide, nil
 	}
-	return nil, fmt.Errorf("vision: no pip network")
+	return nil, 0, fmt.Errorf("vision: no pip network")
 }
 
 // useNetworks makes the detector read cells with the given networks.
@@ -391,13 +413,13 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	if top.Inputs() != TopInputs || top.Outputs() != TopClasses {
 		return fmt.Errorf("vision: top network takes %d inputs to %d classes, want %d to %d", top.Inputs(), top.Outputs(), TopInputs, TopClasses)
 	}
-	pr, err := pips.reader()
+	pr, side, err := pips.reader()
 	if err != nil {
 		return err
 	}
-	d.top, d.pips = top, pr
+	d.top, d.pips, d.pipSide = top, pr, side
 	d.topScratch = top.NewScratch()
-	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, PipInputs)
+	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, side*side)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	d.ensureViewBufs()
 	return nil

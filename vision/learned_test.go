@@ -74,8 +74,10 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, TopInputs, nets.top.Inputs())
 	assert.Equal(t, TopClasses, nets.top.Outputs())
-	_, err = nets.pips.reader()
+	_, side, err := nets.pips.reader()
 	assert.NoError(t, err)
+	assert.GreaterOrEqual(t, side, 4)
+	assert.LessOrEqual(t, side, MaxPipSide)
 	assert.True(t, len(nets.height) > 0 || len(nets.heightCNN) > 0, "some height network is built in")
 	for _, hc := range nets.heightCNN {
 		assert.Equal(t, HeightCNNChannels, hc.Arch.InC)
@@ -95,7 +97,7 @@ func TestPipNetworkShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []cnn.Arch{
 		{InC: 3, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 6},
-		{InC: 1, Side: PipSide * 2, Convs: []int{4}, Hidden: 4, Classes: 6},
+		{InC: 1, Side: MaxPipSide * 2, Convs: []int{4}, Hidden: 4, Classes: 6},
 		{InC: 1, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 5},
 	} {
 		n, err := cnn.New(a, rng)
@@ -104,7 +106,7 @@ func TestPipNetworkShapes(t *testing.T) {
 		require.NoError(t, err)
 		p, err := decodePipNet(b)
 		require.NoError(t, err)
-		_, err = p.reader()
+		_, _, err = p.reader()
 		assert.ErrorContains(t, err, "pip CNN takes", "%+v", a)
 	}
 	n, err := cnn.New(cnn.Arch{InC: 1, Side: PipSide, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
@@ -113,8 +115,9 @@ func TestPipNetworkShapes(t *testing.T) {
 	require.NoError(t, err)
 	p, err := decodePipNet(b)
 	require.NoError(t, err)
-	r, err := p.reader()
+	r, side, err := p.reader()
 	require.NoError(t, err)
+	assert.Equal(t, PipSide, side)
 	out := make([]float32, 6)
 	r.read(make([]float32, PipInputs), out)
 	var sum float32
@@ -126,7 +129,7 @@ func TestPipNetworkShapes(t *testing.T) {
 	b, _ = small.MarshalBinary()
 	p, err = decodePipNet(b)
 	require.NoError(t, err)
-	_, err = p.reader()
+	_, _, err = p.reader()
 	assert.ErrorContains(t, err, "pip network takes")
 	_, err = decodePipNet([]byte(cnn.Magic + "junk"))
 	assert.ErrorIs(t, err, cnn.ErrFormat)

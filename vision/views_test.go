@@ -2,10 +2,14 @@ package vision
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
 
 // With all eight views, a reading is the mean over the whole group of
@@ -92,4 +96,67 @@ func TestViewsValidate(t *testing.T) {
 		assert.Error(t, v.Validate(), "%+v", v)
 	}
 	assert.Equal(t, DefaultViews, Views{}.withDefaults())
+}
+
+// A pip CNN that reads a larger patch sets the side the detector samples
+// the face at: the detector reads a still with it, in one view and in
+// several, and the training features come at the side asked for.
+func TestPipNetworkOfAnotherSide(t *testing.T) {
+	const side = 24
+	rng := rand.New(rand.NewPCG(9, 10))
+	n, err := cnn.New(cnn.Arch{InC: 1, Side: side, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
+	require.NoError(t, err)
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	pips := filepath.Join(dir, "pips.cnn")
+	require.NoError(t, os.WriteFile(pips, b, 0o644))
+	top := filepath.Join(dir, "top.mlp")
+	require.NoError(t, os.WriteFile(top, builtinTop, 0o644))
+
+	truth, err := os.ReadFile(filepath.Join(corpus, "still_0007.json"))
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(truth)
+	require.NoError(t, err)
+	for _, views := range []int{1, 8} {
+		d := NewDetector(Options{Views: Views{Pips: views}})
+		require.NoError(t, d.UseNetworkFiles(top, pips))
+		assert.Equal(t, side, d.pipSide)
+		assert.Len(t, d.pipX, side*side)
+		res, err := d.DetectFile(filepath.Join(corpus, "still_0007.jpg"), cam)
+		require.NoError(t, err)
+		read := 0
+		for _, c := range res.Cards {
+			for _, row := range c.Cells {
+				for _, cell := range row {
+					if cell != nil && !cell.Occluded {
+						assert.True(t, cell.Pips >= 1 && cell.Pips <= 6)
+						read++
+					}
+				}
+			}
+		}
+		assert.Positive(t, read, "stacks read with the %dx%d pip network", side, side)
+		d.Close()
+	}
+
+	d := NewDetector(Options{Classical: true, PipSide: side})
+	defer d.Close()
+	cells, err := d.TrainingCells(filepath.Join(corpus, "still_0007.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, cells)
+	assert.Len(t, cells[0].Pips[0], side*side)
+
+	// AugmentPips turns a patch of that side as a permutation of its points
+	x := make([]float32, side*side)
+	for i := range x {
+		x[i] = float32(i)
+	}
+	AugmentPips(x, rng)
+	seen := map[float32]bool{}
+	for _, v := range x {
+		seen[v] = true
+	}
+	assert.Len(t, seen, side*side)
+	assert.Equal(t, 0, PipSideOf(side*side+1))
 }

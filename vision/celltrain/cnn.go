@@ -43,6 +43,14 @@ func loadPredictor(b []byte) (predictor, error) {
 	return cnnPredictor(n), nil
 }
 
+// pipPredictorSide is the side of the patch a pip model file reads.
+func pipPredictorSide(b []byte) int {
+	if n, err := cnn.Unmarshal(b); err == nil {
+		return n.Arch.Side
+	}
+	return vision.PipSide
+}
+
 // parseConvs reads a comma-separated list of conv block widths.
 func parseConvs(s string) ([]int, error) {
 	var out []int

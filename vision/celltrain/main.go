@@ -57,6 +57,7 @@ func run(args []string) error {
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
+	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d)", vision.MaxPipSide, vision.PipSide))
 	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
@@ -72,6 +73,9 @@ func run(args []string) error {
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if *pipSide < 4 || *pipSide > vision.MaxPipSide {
+		return fmt.Errorf("-pip-side %d: want 4..%d", *pipSide, vision.MaxPipSide)
 	}
 	if *data == "" {
 		return errors.New("-data is required")
@@ -127,7 +131,7 @@ func run(args []string) error {
 			return fmt.Errorf("%s: the bench's stills are not training data", f)
 		}
 	}
-	d := vision.NewDetector(vision.Options{Classical: true}) // features do not depend on the networks
+	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide}) // features do not depend on the networks
 	defer d.Close()
 	var train, test []vision.CellSample
 	start := time.Now()
@@ -179,6 +183,9 @@ func run(args []string) error {
 		}
 		if pipPredict, err = loadPredictor(b); err != nil {
 			return fmt.Errorf("%s: %w", *outPips, err)
+		}
+		if side := pipPredictorSide(b); side != *pipSide {
+			return fmt.Errorf("%s reads %dx%d patches; -pip-side is %d", *outPips, side, side, *pipSide)
 		}
 	}
 	if !trainSet["height"] && *outHeight != "" {
@@ -255,10 +262,12 @@ func run(args []string) error {
 			if convs, err = parseConvs(*pipConvs); err != nil {
 				return err
 			}
+		} else if *pipSide != vision.PipSide {
+			return fmt.Errorf("-pip-side %d: the pip MLP reads %dx%d patches; give -pip-convs for a CNN", *pipSide, vision.PipSide, vision.PipSide)
 		}
 		jobs = append(jobs, &job{out: output{path: *outPips}, run: func() (model, error) {
 			if convs != nil {
-				n, err := trainCNN("pip cnn", pipS, cnn.Arch{InC: 1, Side: vision.PipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1, start)
+				n, err := trainCNN("pip cnn", pipS, cnn.Arch{InC: 1, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1, start)
 				if err == nil {
 					pipPredict = cnnPredictor(n)
 				}
