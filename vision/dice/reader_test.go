@@ -21,7 +21,7 @@ var datasetDir = filepath.Join("..", "..", "..", "shared", "datasets", "dice-rea
 // minHeldOutAccuracy is just below what the committed model reaches on the
 // held-out source photos (fold 0, never used in training or tuning); see
 // README.md for the measured figure. A worse model fails here.
-const minHeldOutAccuracy = 0.92
+const minHeldOutAccuracy = 0.93
 
 // minClassicAccuracy is the same for the classical baseline.
 const minClassicAccuracy = 0.18
