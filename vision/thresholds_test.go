@@ -8,8 +8,8 @@ const (
 	minOccupancy          = 0.997
 	minHeight             = 0.98
 	minMaterial           = 0.99
-	minPips               = 0.975
-	minStack              = 0.965
+	minPips               = 0.985
+	minStack              = 0.975
 	minHandFlagged        = 0.915
 	minHiddenFlagged      = 0.70
 	minNotFalselyOccluded = 0.9985

@@ -22,7 +22,7 @@ func TestEightViewsReadTheSameWhateverTheTurn(t *testing.T) {
 	defer d.Close()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 4; trial++ {
-		pip := make([]float32, PipInputs)
+		pip := make([]float32, d.pipSide*d.pipSide)
 		cell := make([]float32, CellInputs)
 		for i := range pip {
 			pip[i] = float32(rng.NormFloat64())
@@ -42,8 +42,8 @@ func TestEightViewsReadTheSameWhateverTheTurn(t *testing.T) {
 
 		for k := 1; k < 8; k++ {
 			copy(d.pipX, pip)
-			var tmp [PipInputs]float32
-			transformPatch(d.pipX, tmp[:], pipSide, 1, k)
+			tmp := make([]float32, len(pip))
+			transformPatch(d.pipX, tmp, d.pipSide, 1, k)
 			d.readPips()
 			assert.InDeltaSlice(t, want, d.pipP, 1e-5, "pips, symmetry %d", k)
 
@@ -65,15 +65,14 @@ func TestEightViewsReadTheSameWhateverTheTurn(t *testing.T) {
 	// one view: the networks are not exactly invariant, so a turn shows
 	one := NewDetector(Options{})
 	defer one.Close()
-	pip := make([]float32, PipInputs)
+	pip := make([]float32, one.pipSide*one.pipSide)
 	for i := range pip {
 		pip[i] = float32(rng.NormFloat64())
 	}
 	copy(one.pipX, pip)
 	one.readPips()
 	plain := append([]float32(nil), one.pipP...)
-	var tmp [PipInputs]float32
-	transformPatch(one.pipX, tmp[:], pipSide, 1, 1)
+	transformPatch(one.pipX, make([]float32, len(pip)), one.pipSide, 1, 1)
 	one.readPips()
 	var diff float32
 	for k := range plain {
