@@ -362,28 +362,35 @@ type mlpPips struct {
 
 func (m mlpPips) read(x, out []float32) { m.n.Predict(x, m.s, out) }
 
-type cnnPips struct{ ws *cnn.Workspace }
+// cnnPips is one pip CNN or an ensemble of them (the same input), whose
+// probabilities are averaged.
+type cnnPips struct{ ws []*cnn.Workspace }
 
 func (c cnnPips) read(x, out []float32) {
-	if c.ws.Forward(x) != nil {
-		clear(out) // cannot happen: the input's length was checked at load
-		return
+	clear(out)
+	for _, ws := range c.ws {
+		if ws.Forward(x) != nil {
+			continue // cannot happen: the input's length was checked at load
+		}
+		for k, v := range ws.Prob {
+			out[k] += v / float32(len(c.ws))
+		}
 	}
-	copy(out, c.ws.Prob)
 }
 
-// pipNet is a decoded pip network of either kind.
+// pipNet is a decoded pip network of either kind: an MLP, or one or more
+// CNNs (an ensemble file) reading the same patch.
 type pipNet struct {
 	mlp *mlp.Net
-	cnn *cnn.Net
+	cnn []*cnn.Net
 }
 
 // decodePipNet reads a pip model file: an MLP (vision/internal/mlp) or a
 // CNN (vision/internal/cnn), told apart by the file's header.
 func decodePipNet(data []byte) (pipNet, error) {
-	if bytes.HasPrefix(data, []byte(cnn.Magic)) {
-		n, err := cnn.Unmarshal(data)
-		return pipNet{cnn: n}, err
+	if bytes.HasPrefix(data, []byte(cnn.Magic)) || bytes.HasPrefix(data, []byte(cnn.EnsembleMagic)) {
+		nets, err := cnn.UnmarshalAll(data)
+		return pipNet{cnn: nets}, err
 	}
 	n, err := mlp.Unmarshal(data)
 	return pipNet{mlp: n}, err
@@ -393,12 +400,19 @@ func decodePipNet(data []byte) (pipNet, error) {
 // scratch space; side is the side of the square patch it reads.
 func (p pipNet) reader() (r pipReader, side int, err error) {
 	switch {
-	case p.cnn != nil:
-		a := p.cnn.Arch
-		if a.InC != 1 || a.Side < 4 || a.Side > MaxPipSide || a.Classes != 6 {
-			return nil, 0, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1xNxN (N 4 to %d) to 6", a.InC, a.Side, a.Side, a.Classes, MaxPipSide)
+	case len(p.cnn) > 0:
+		var c cnnPips
+		for _, n := range p.cnn {
+			a := n.Arch
+			if a.InC != 1 || a.Side < 4 || a.Side > MaxPipSide || a.Classes != 6 {
+				return nil, 0, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1xNxN (N 4 to %d) to 6", a.InC, a.Side, a.Side, a.Classes, MaxPipSide)
+			}
+			if a.Side != p.cnn[0].Arch.Side {
+				return nil, 0, fmt.Errorf("vision: pip CNNs of one file read %dx%d and %dx%d patches", p.cnn[0].Arch.Side, p.cnn[0].Arch.Side, a.Side, a.Side)
+			}
+			c.ws = append(c.ws, n.NewWorkspace())
 		}
-		return cnnPips{p.cnn.NewWorkspace()}, a.Side, nil
+		return c, p.cnn[0].Arch.Side, nil
 	case p.mlp != nil:
 		if p.mlp.Inputs() != PipInputs || p.mlp.Outputs() != 6 {
 			return nil, 0, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)

@@ -159,3 +159,42 @@ func TestPipNetworkOfAnotherSide(t *testing.T) {
 	assert.Len(t, seen, side*side)
 	assert.Equal(t, 0, PipSideOf(side*side+1))
 }
+
+// A pip file holding an ensemble of CNNs is read as their mean.
+func TestPipEnsembleIsTheMean(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var nets []*cnn.Net
+	for k := 0; k < 2; k++ {
+		n, err := cnn.New(cnn.Arch{InC: 1, Side: 24, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
+		require.NoError(t, err)
+		nets = append(nets, n)
+	}
+	b, err := cnn.MarshalEnsemble(nets)
+	require.NoError(t, err)
+	p, err := decodePipNet(b)
+	require.NoError(t, err)
+	require.Len(t, p.cnn, 2)
+	r, side, err := p.reader()
+	require.NoError(t, err)
+	assert.Equal(t, 24, side)
+	x := make([]float32, side*side)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	got := make([]float32, 6)
+	r.read(x, got)
+	want := make([]float32, 6)
+	for _, n := range nets {
+		ws := n.NewWorkspace()
+		require.NoError(t, ws.Forward(x))
+		for k, v := range ws.Prob {
+			want[k] += v / 2
+		}
+	}
+	assert.InDeltaSlice(t, want, got, 1e-6)
+	var sum float32
+	for _, v := range got {
+		sum += v
+	}
+	assert.InDelta(t, 1, sum, 1e-5)
+}

@@ -36,17 +36,24 @@ func loadPredictor(b []byte) (predictor, error) {
 	if n, err := mlp.Unmarshal(b); err == nil {
 		return mlpPredictor(n), nil
 	}
-	n, err := cnn.Unmarshal(b)
+	nets, err := cnn.UnmarshalAll(b)
 	if err != nil {
 		return nil, err
 	}
-	return cnnPredictor(n), nil
+	if len(nets) == 1 {
+		return cnnPredictor(nets[0]), nil
+	}
+	var ps []predictor
+	for _, n := range nets {
+		ps = append(ps, cnnPredictor(n))
+	}
+	return meanPredictor(ps, nets[0].Arch.Classes), nil
 }
 
 // pipPredictorSide is the side of the patch a pip model file reads.
 func pipPredictorSide(b []byte) int {
-	if n, err := cnn.Unmarshal(b); err == nil {
-		return n.Arch.Side
+	if nets, err := cnn.UnmarshalAll(b); err == nil {
+		return nets[0].Arch.Side
 	}
 	return vision.PipSide
 }

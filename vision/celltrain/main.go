@@ -57,6 +57,7 @@ func run(args []string) error {
 	heightHidden := fl.Int("height-hidden", 64, "hidden units of the height network")
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
+	pipCNNMembers := fl.Int("pip-cnn-members", 1, "pip CNNs to train (seeds differ), written together in the pip file; the detector averages them")
 	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d)", vision.MaxPipSide, vision.PipSide))
 	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
@@ -169,6 +170,7 @@ func run(args []string) error {
 		pipPredict predictor
 		height     []*mlp.Net
 		heightCNNs []*cnn.Net
+		pipCNNs    []*cnn.Net // trained pip CNNs (one or an ensemble)
 		err        error
 	)
 	if !trainSet["top"] {
@@ -265,21 +267,33 @@ func run(args []string) error {
 		} else if *pipSide != vision.PipSide {
 			return fmt.Errorf("-pip-side %d: the pip MLP reads %dx%d patches; give -pip-convs for a CNN", *pipSide, vision.PipSide, vision.PipSide)
 		}
-		jobs = append(jobs, &job{out: output{path: *outPips}, run: func() (model, error) {
-			if convs != nil {
-				n, err := trainCNN("pip cnn", pipS, cnn.Arch{InC: 1, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1, start)
-				if err == nil {
-					pipPredict = cnnPredictor(n)
+		if convs != nil {
+			if *pipCNNMembers < 1 || *pipCNNMembers > cnn.MaxMembers {
+				return fmt.Errorf("-pip-cnn-members %d: want 1..%d", *pipCNNMembers, cnn.MaxMembers)
+			}
+			pipCNNs = make([]*cnn.Net, *pipCNNMembers)
+			for k := range pipCNNs {
+				// written together below, as one file; member 0 keeps the
+				// single network's seed
+				jobs = append(jobs, &job{cost: 1, run: func() (model, error) {
+					n, err := trainCNN(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: 1, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
+					pipCNNs[k] = n
+					return n, err
+				}})
+			}
+		} else {
+			if *pipCNNMembers != 1 {
+				return fmt.Errorf("-pip-cnn-members %d: give -pip-convs for CNNs", *pipCNNMembers)
+			}
+			jobs = append(jobs, &job{out: output{path: *outPips}, run: func() (model, error) {
+				n, err := mlp.New([]int{vision.PipInputs, *pipHidden, *pipHidden / 2, 6}, *seed+1)
+				if err != nil {
+					return nil, err
 				}
-				return n, err
-			}
-			n, err := mlp.New([]int{vision.PipInputs, *pipHidden, *pipHidden / 2, 6}, *seed+1)
-			if err != nil {
-				return nil, err
-			}
-			pipPredict = mlpPredictor(n)
-			return n, n.Train(pipS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed + 1, Augment: vision.AugmentPips, Epoch: report("pips")})
-		}})
+				pipPredict = mlpPredictor(n)
+				return n, n.Train(pipS, mlp.TrainOptions{Epochs: *epochs, Batch: 32, LR: *lr, Decay: 1e-4, Seed: *seed + 1, Augment: vision.AugmentPips, Epoch: report("pips")})
+			}})
+		}
 	}
 	var cellS []mlp.Sample
 	if trainSet["height"] || trainSet["height-cnn"] {
@@ -384,6 +398,14 @@ func run(args []string) error {
 	}
 	if trainSet["height-cnn"] {
 		outs = append(outs, output{*outHeightCNN, cnnEnsemble(heightCNNs)})
+	}
+	if pipCNNs != nil {
+		outs = append(outs, output{*outPips, cnnEnsemble(pipCNNs)})
+		var ps []predictor
+		for _, n := range pipCNNs {
+			ps = append(ps, cnnPredictor(n))
+		}
+		pipPredict = meanPredictor(ps, 6)
 	}
 	var heightPreds []predictor
 	for _, n := range height {

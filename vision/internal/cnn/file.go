@@ -151,7 +151,11 @@ func (a Arch) paramCount() int64 {
 // ensemble magic line, the number of members as a little-endian int32, each
 // member as its length (int32) followed by its own model file (with its own
 // checksum), then a CRC-32 (IEEE) of everything before it.
-const ensembleMagic = "blueprints-cnn ensemble v1\n"
+const ensembleMagic = EnsembleMagic
+
+// EnsembleMagic is how a file of several networks (MarshalEnsemble)
+// begins.
+const EnsembleMagic = "blueprints-cnn ensemble v1\n"
 
 // MaxMembers is the most networks an ensemble file may hold.
 const MaxMembers = 16
