@@ -31,31 +31,30 @@ func cnnPredictor(n *cnn.Net) predictor {
 	}
 }
 
-// loadPredictor reads a model file of either kind.
-func loadPredictor(b []byte) (predictor, error) {
+// loadPipPredictor reads a pip model file of either kind (an MLP, or one
+// or more CNNs) and says the side of the patch it reads.
+func loadPipPredictor(b []byte) (p predictor, side int, err error) {
 	if n, err := mlp.Unmarshal(b); err == nil {
-		return mlpPredictor(n), nil
+		return mlpPredictor(n), vision.PipSide, nil
 	}
 	nets, err := cnn.UnmarshalAll(b)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	return cnnMeanPredictor(nets), nets[0].Arch.Side, nil
+}
+
+// cnnMeanPredictor averages the probabilities of CNNs that read the same
+// input (one network: its own).
+func cnnMeanPredictor(nets []*cnn.Net) predictor {
 	if len(nets) == 1 {
-		return cnnPredictor(nets[0]), nil
+		return cnnPredictor(nets[0])
 	}
 	var ps []predictor
 	for _, n := range nets {
 		ps = append(ps, cnnPredictor(n))
 	}
-	return meanPredictor(ps, nets[0].Arch.Classes), nil
-}
-
-// pipPredictorSide is the side of the patch a pip model file reads.
-func pipPredictorSide(b []byte) int {
-	if nets, err := cnn.UnmarshalAll(b); err == nil {
-		return nets[0].Arch.Side
-	}
-	return vision.PipSide
+	return meanPredictor(ps, nets[0].Arch.Classes)
 }
 
 // parseConvs reads a comma-separated list of conv block widths.

@@ -58,7 +58,7 @@ func run(args []string) error {
 	pipConvs := fl.String("pip-convs", "", "train the pip reader as a CNN with these conv block widths (e.g. 16,32) instead of an MLP")
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
 	pipCNNMembers := fl.Int("pip-cnn-members", 1, "pip CNNs to train (seeds differ), written together in the pip file; the detector averages them")
-	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d)", vision.MaxPipSide, vision.PipSide))
+	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d); when the pip network is read, not trained, its own side unless given", vision.MaxPipSide, vision.PipSide))
 	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
@@ -108,6 +108,30 @@ func run(args []string) error {
 		*outPips = "vision/model/pips.mlp"
 		if _, err := os.Stat("vision/model/pips.cnn"); *pipConvs != "" || (!trainSet["pips"] && err == nil) {
 			*outPips = "vision/model/pips.cnn"
+		}
+	}
+	// a pip network read to measure with sets the patch side the features
+	// are sampled at, unless -pip-side says otherwise
+	var readPips predictor
+	if !trainSet["pips"] {
+		b, err := os.ReadFile(*outPips)
+		if err != nil {
+			return err
+		}
+		var side int
+		if readPips, side, err = loadPipPredictor(b); err != nil {
+			return fmt.Errorf("%s: %w", *outPips, err)
+		}
+		sideSet := false
+		fl.Visit(func(f *flag.Flag) { sideSet = sideSet || f.Name == "pip-side" })
+		if !sideSet {
+			*pipSide = side
+		}
+		if side != *pipSide {
+			return fmt.Errorf("%s reads %dx%d patches; -pip-side is %d", *outPips, side, side, *pipSide)
+		}
+		if side < 4 || side > vision.MaxPipSide {
+			return fmt.Errorf("%s reads %dx%d patches: want 4..%d", *outPips, side, side, vision.MaxPipSide)
 		}
 	}
 
@@ -178,18 +202,7 @@ func run(args []string) error {
 			return err
 		}
 	}
-	if !trainSet["pips"] {
-		b, err := os.ReadFile(*outPips)
-		if err != nil {
-			return err
-		}
-		if pipPredict, err = loadPredictor(b); err != nil {
-			return fmt.Errorf("%s: %w", *outPips, err)
-		}
-		if side := pipPredictorSide(b); side != *pipSide {
-			return fmt.Errorf("%s reads %dx%d patches; -pip-side is %d", *outPips, side, side, *pipSide)
-		}
-	}
+	pipPredict = readPips
 	if !trainSet["height"] && *outHeight != "" {
 		if height, err = vision.LoadHeightMLPs(*outHeight); err != nil {
 			return err
@@ -401,11 +414,7 @@ func run(args []string) error {
 	}
 	if pipCNNs != nil {
 		outs = append(outs, output{*outPips, cnnEnsemble(pipCNNs)})
-		var ps []predictor
-		for _, n := range pipCNNs {
-			ps = append(ps, cnnPredictor(n))
-		}
-		pipPredict = meanPredictor(ps, 6)
+		pipPredict = cnnMeanPredictor(pipCNNs)
 	}
 	var heightPreds []predictor
 	for _, n := range height {
