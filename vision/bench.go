@@ -162,6 +162,9 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			}
 			used[best] = true
 			cornerErr = append(cornerErr, bestErr)
+			if bestErr > poseOffPx {
+				rep.fail(maxFailures, "%s: seat %d card found %.0f px off (farthest corner)", truth.Image, tc.Seat, bestErr)
+			}
 			c := res.Cards[best]
 			rep.SeatRight.add(c.Seat == tc.Seat)
 			occluded := map[[2]int]bool{}
@@ -364,6 +367,11 @@ func (d *Detector) timedDetect(path string, cam Camera) (Result, float64, error)
 	res, err := d.Detect(img, cam)
 	return res, float64(time.Since(start).Microseconds()) / 1000, err
 }
+
+// poseOffPx is how far (pixels) a found card's farthest corner may lie
+// from the truth's before --failures lists it: the cells are then sampled
+// off their squares.
+const poseOffPx = 6
 
 // nearestCard matches a card of the truth to the detected cards not yet
 // used: the one whose farthest corner is nearest the truth's, and that

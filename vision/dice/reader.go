@@ -2,6 +2,7 @@ package dice
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -118,13 +119,20 @@ type Reader struct {
 	nets  []*cnn.Net
 	ws    []*cnn.Workspace
 	side  int
-	patch *Patcher
-	raw   []float32
-	in    []float32
+	reads []channelRead // one per input kind (grey, colour) the members take
 	prob  [6]float64
 	syms  []int
 	boxes int
 	views [3]image.Rectangle
+}
+
+// channelRead is the patch one kind of input (grey or colour) of the
+// model's networks is cut into, and the members (indices of Reader.ws)
+// that read it.
+type channelRead struct {
+	patch   *Patcher
+	raw, in []float32
+	members []int
 }
 
 // NewReader loads the model and allocates the buffers.
@@ -133,13 +141,29 @@ func NewReader(opt Options) (*Reader, error) {
 	if len(data) == 0 {
 		data = defaultModel
 	}
-	nets, err := cnn.UnmarshalAll(data)
+	nets, err := cnn.UnmarshalMixed(data)
 	if err != nil {
 		return nil, fmt.Errorf("dice: loading the pip model: %w", err)
 	}
-	net := nets[0] // the members share input and classes (cnn.UnmarshalAll)
-	if (net.Arch.InC != 1 && net.Arch.InC != 3) || net.Arch.Classes != 6 {
-		return nil, fmt.Errorf("dice: pip model has %d input channels and %d classes, want 1 or 3 and 6", net.Arch.InC, net.Arch.Classes)
+	// The members share the input's side and the classes
+	// (cnn.UnmarshalMixed); grey and colour ones may be averaged.
+	var reads []channelRead
+	for i, n := range nets {
+		if (n.Arch.InC != 1 && n.Arch.InC != 3) || n.Arch.Classes != 6 {
+			return nil, fmt.Errorf("dice: pip model network %d has %d input channels and %d classes, want 1 or 3 and 6", i+1, n.Arch.InC, n.Arch.Classes)
+		}
+		k := 0
+		for k < len(reads) && reads[k].patch.channels != n.Arch.InC {
+			k++
+		}
+		if k == len(reads) {
+			reads = append(reads, channelRead{
+				patch: NewPatcher(n.Arch.Side, n.Arch.InC),
+				raw:   make([]float32, n.InputLen()),
+				in:    make([]float32, n.InputLen()),
+			})
+		}
+		reads[k].members = append(reads[k].members, i)
 	}
 	passes := opt.Passes
 	switch {
@@ -164,17 +188,21 @@ func NewReader(opt Options) (*Reader, error) {
 	return &Reader{
 		nets:  nets,
 		ws:    ws,
-		side:  net.Arch.Side,
-		patch: NewPatcher(net.Arch.Side, net.Arch.InC),
-		raw:   make([]float32, net.InputLen()),
-		in:    make([]float32, net.InputLen()),
+		side:  nets[0].Arch.Side,
+		reads: reads,
 		syms:  Symmetries(passes),
 		boxes: boxes,
 	}, nil
 }
 
 // Close frees the reader's Mats.
-func (r *Reader) Close() error { return r.patch.Close() }
+func (r *Reader) Close() error {
+	var err error
+	for _, c := range r.reads {
+		err = errors.Join(err, c.patch.Close())
+	}
+	return err
+}
 
 // Read returns the value of the die inside box (pixels of img; img is 8-bit
 // grey, BGR or BGRA). The box should hold one die, as a detector would draw
@@ -187,17 +215,20 @@ func (r *Reader) Read(img gocv.Mat, box image.Rectangle) (Reading, error) {
 	r.prob = [6]float64{}
 	views := float64(len(boxes) * len(r.syms) * len(r.ws))
 	for _, b := range boxes {
-		if err := r.patch.Patch(img, b, false, r.raw); err != nil {
-			return Reading{}, err
-		}
-		for _, sym := range r.syms {
-			aug.Dihedral(r.in, r.raw, r.side, sym)
-			for _, ws := range r.ws {
-				if err := ws.Forward(r.in); err != nil {
-					return Reading{}, fmt.Errorf("dice: %w", err)
-				}
-				for j, p := range ws.Prob {
-					r.prob[j] += float64(p) / views
+		for _, c := range r.reads {
+			if err := c.patch.Patch(img, b, false, c.raw); err != nil {
+				return Reading{}, err
+			}
+			for _, sym := range r.syms {
+				aug.Dihedral(c.in, c.raw, r.side, sym)
+				for _, m := range c.members {
+					ws := r.ws[m]
+					if err := ws.Forward(c.in); err != nil {
+						return Reading{}, fmt.Errorf("dice: %w", err)
+					}
+					for j, p := range ws.Prob {
+						r.prob[j] += float64(p) / views
+					}
 				}
 			}
 		}

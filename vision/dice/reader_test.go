@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -313,6 +314,70 @@ func TestEnsembleModel(t *testing.T) {
 	twice[len(twice)/3] ^= 1
 	if _, err := NewReader(Options{Model: twice}); err == nil {
 		t.Error("NewReader accepted a damaged ensemble")
+	}
+}
+
+// TestMixedModel checks a model averaging grey and colour networks: each
+// die's probabilities are the mean of the two kinds' own.
+func TestMixedModel(t *testing.T) {
+	grey, err := cnn.UnmarshalAll(defaultModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := grey[0].Arch
+	colour, err := cnn.New(cnn.Arch{InC: 3, Side: a.Side, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := cnn.MarshalEnsemble([]*cnn.Net{grey[0], colour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make([][]byte, 2)
+	for i, n := range []*cnn.Net{grey[0], colour} {
+		if files[i], err = n.MarshalBinary(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	photos := loadDataset(t)
+	img, err := LoadImage(photos[1].Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	w, h := img.Size()
+	var readers [3]*Reader
+	for i, m := range [][]byte{files[0], files[1], both} {
+		if readers[i], err = NewReader(Options{Model: m}); err != nil {
+			t.Fatal(err)
+		}
+		defer readers[i].Close()
+	}
+	if len(readers[2].reads) != 2 {
+		t.Fatalf("a grey and a colour network read %d kinds of patch, want 2", len(readers[2].reads))
+	}
+	n := 0
+	for _, l := range photos[1].Labels {
+		box, err := l.Rect(w, h)
+		if err != nil {
+			continue
+		}
+		var probs [3][6]float64
+		for i, r := range readers {
+			if _, err := r.Read(img.Mat(), box); err != nil {
+				t.Fatal(err)
+			}
+			probs[i] = r.prob
+		}
+		for j := range probs[2] {
+			if want := (probs[0][j] + probs[1][j]) / 2; math.Abs(probs[2][j]-want) > 1e-6 {
+				t.Errorf("box %v value %d: mixed %.6f, mean of grey and colour %.6f", box, j+1, probs[2][j], want)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no box read")
 	}
 }
 

@@ -225,6 +225,23 @@ func TestEnsembleRoundTrip(t *testing.T) {
 	if _, err := MarshalEnsemble(nil); err == nil {
 		t.Error("MarshalEnsemble accepted no networks")
 	}
+	// Members reading other channels of the same-sized input: written,
+	// read back only by UnmarshalMixed.
+	g, _ := New(Arch{InC: a.Arch.InC + 2, Side: a.Arch.Side, Convs: []int{2}, Hidden: 2, Classes: a.Arch.Classes}, rand.New(rand.NewPCG(7, 8)))
+	mixed, err := MarshalEnsemble([]*Net{a, g})
+	if err != nil {
+		t.Fatalf("MarshalEnsemble of grey and colour members: %v", err)
+	}
+	if _, err := UnmarshalAll(mixed); !errors.Is(err, ErrFormat) {
+		t.Errorf("UnmarshalAll of members of different channels: err %v, want ErrFormat", err)
+	}
+	back, err := UnmarshalMixed(mixed)
+	if err != nil || len(back) != 2 || back[1].Arch.InC != a.Arch.InC+2 {
+		t.Errorf("UnmarshalMixed: %d networks, %v", len(back), err)
+	}
+	if nets, err := UnmarshalMixed(data); err != nil || len(nets) != 2 {
+		t.Errorf("UnmarshalMixed of a plain ensemble: %d networks, %v", len(nets), err)
+	}
 }
 
 // TestKernels checks the vector kernels (whichever build is in use) against
