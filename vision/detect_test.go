@@ -218,7 +218,9 @@ func TestBenchLeavesHiddenStacksOut(t *testing.T) {
 // under a lamp's glare that a pale scrap beside it claimed first
 // (still_0167, seat 3), and three cards a lamp washed pink or white; of
 // testdata/cards (training renders, see its README), cards touching, or
-// nearly, and a stack's side over a card's edge. Each must be found where
+// nearly, a stack's side over a card's edge, and two cards whose
+// horizontal grid lines a tall stack hid (found, but the wrong way up,
+// before the vertical lines voted). Each must be found where
 // the renderer put it (every corner within 60 px, as vision bench counts
 // it) with its seat, and where all of a still's cards are listed, no other
 // card.
@@ -236,6 +238,8 @@ func TestHardCardsFound(t *testing.T) {
 		// one blob for two cards, a stack's side over the edge: opened blobs
 		{hard, "train1001_0039", []int{0, 1, 2, 3}}, {hard, "train1002_0047", []int{0, 1, 2, 3}},
 		{hard, "train1005_0051", []int{0, 1, 2, 3}},
+		// turned the wrong way up: a tall stack hid the horizontal grid lines
+		{hard, "check2003_0009", []int{0}}, {hard, "check2003_0050", []int{0}},
 	} {
 		data, err := os.ReadFile(filepath.Join(c.dir, c.still+".json"))
 		require.NoError(t, err)
