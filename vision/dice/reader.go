@@ -118,17 +118,16 @@ func Symmetries(k int) []int {
 type Reader struct {
 	nets  []*cnn.Net
 	ws    []*cnn.Workspace
-	side  int
-	reads []channelRead // one per input kind (grey, colour) the members take
+	reads []channelRead // one per kind of input (side, grey or colour) the members take
 	prob  [6]float64
 	syms  []int
 	boxes int
 	views [3]image.Rectangle
 }
 
-// channelRead is the patch one kind of input (grey or colour) of the
-// model's networks is cut into, and the members (indices of Reader.ws)
-// that read it.
+// channelRead is the patch one kind of input (its side, grey or colour)
+// of the model's networks is cut into, and the members (indices of
+// Reader.ws) that read it.
 type channelRead struct {
 	patch   *Patcher
 	raw, in []float32
@@ -145,15 +144,16 @@ func NewReader(opt Options) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dice: loading the pip model: %w", err)
 	}
-	// The members share the input's side and the classes
-	// (cnn.UnmarshalMixed); grey and colour ones may be averaged.
+	// The members share the classes (cnn.UnmarshalMixed); networks
+	// reading grey and colour patches, or patches of other sides, may be
+	// averaged.
 	var reads []channelRead
 	for i, n := range nets {
 		if (n.Arch.InC != 1 && n.Arch.InC != 3) || n.Arch.Classes != 6 {
 			return nil, fmt.Errorf("dice: pip model network %d has %d input channels and %d classes, want 1 or 3 and 6", i+1, n.Arch.InC, n.Arch.Classes)
 		}
 		k := 0
-		for k < len(reads) && reads[k].patch.channels != n.Arch.InC {
+		for k < len(reads) && (reads[k].patch.channels != n.Arch.InC || reads[k].patch.side != n.Arch.Side) {
 			k++
 		}
 		if k == len(reads) {
@@ -188,7 +188,6 @@ func NewReader(opt Options) (*Reader, error) {
 	return &Reader{
 		nets:  nets,
 		ws:    ws,
-		side:  nets[0].Arch.Side,
 		reads: reads,
 		syms:  Symmetries(passes),
 		boxes: boxes,
@@ -220,7 +219,7 @@ func (r *Reader) Read(img gocv.Mat, box image.Rectangle) (Reading, error) {
 				return Reading{}, err
 			}
 			for _, sym := range r.syms {
-				aug.Dihedral(c.in, c.raw, r.side, sym)
+				aug.Dihedral(c.in, c.raw, c.patch.side, sym)
 				for _, m := range c.members {
 					ws := r.ws[m]
 					if err := ws.Forward(c.in); err != nil {

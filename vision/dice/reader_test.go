@@ -317,15 +317,16 @@ func TestEnsembleModel(t *testing.T) {
 	}
 }
 
-// TestMixedModel checks a model averaging grey and colour networks: each
-// die's probabilities are the mean of the two kinds' own.
+// TestMixedModel checks a model averaging a grey network and a colour one
+// reading a patch of another side: each die's probabilities are the mean
+// of the two networks' own.
 func TestMixedModel(t *testing.T) {
 	grey, err := cnn.UnmarshalAll(defaultModel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := grey[0].Arch
-	colour, err := cnn.New(cnn.Arch{InC: 3, Side: a.Side, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rand.New(rand.NewPCG(1, 2)))
+	colour, err := cnn.New(cnn.Arch{InC: 3, Side: a.Side + 16, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestMixedModel(t *testing.T) {
 		defer readers[i].Close()
 	}
 	if len(readers[2].reads) != 2 {
-		t.Fatalf("a grey and a colour network read %d kinds of patch, want 2", len(readers[2].reads))
+		t.Fatalf("a grey and a colour network of another side read %d kinds of patch, want 2", len(readers[2].reads))
 	}
 	n := 0
 	for _, l := range photos[1].Labels {

@@ -219,8 +219,19 @@ func TestEnsembleRoundTrip(t *testing.T) {
 		t.Errorf("cut file: err %v, want ErrFormat", err)
 	}
 	c, _ := New(Arch{InC: a.Arch.InC, Side: a.Arch.Side * 2, Convs: []int{2}, Hidden: 2, Classes: a.Arch.Classes}, rand.New(rand.NewPCG(5, 6)))
-	if _, err := MarshalEnsemble([]*Net{a, c}); err == nil {
-		t.Error("MarshalEnsemble accepted members of different input sizes")
+	sides, err := MarshalEnsemble([]*Net{a, c})
+	if err != nil {
+		t.Fatalf("MarshalEnsemble of members of different input sizes: %v", err)
+	}
+	if _, err := UnmarshalAll(sides); !errors.Is(err, ErrFormat) {
+		t.Errorf("UnmarshalAll of members of different input sizes: err %v, want ErrFormat", err)
+	}
+	if back, err := UnmarshalMixed(sides); err != nil || len(back) != 2 || back[1].Arch.Side != 2*a.Arch.Side {
+		t.Errorf("UnmarshalMixed of members of different input sizes: %d networks, %v", len(back), err)
+	}
+	k, _ := New(Arch{InC: a.Arch.InC, Side: a.Arch.Side, Convs: []int{2}, Hidden: 2, Classes: a.Arch.Classes + 1}, rand.New(rand.NewPCG(9, 10)))
+	if _, err := MarshalEnsemble([]*Net{a, k}); err == nil {
+		t.Error("MarshalEnsemble accepted members of different classes")
 	}
 	if _, err := MarshalEnsemble(nil); err == nil {
 		t.Error("MarshalEnsemble accepted no networks")

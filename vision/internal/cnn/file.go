@@ -147,8 +147,8 @@ func (a Arch) paramCount() int64 {
 	return t + int64(a.Classes)*int64(a.Hidden) + int64(a.Classes)
 }
 
-// An ensemble file holds several networks that read the same-sized input
-// (UnmarshalAll takes only members of the same channels too): the
+// An ensemble file holds several networks that give the same classes
+// (UnmarshalAll takes only members reading the same input too): the
 // ensemble magic line, the number of members as a little-endian int32, each
 // member as its length (int32) followed by its own model file (with its own
 // checksum), then a CRC-32 (IEEE) of everything before it.
@@ -163,8 +163,8 @@ const MaxMembers = 16
 
 // MarshalEnsemble encodes nets as one model file. One network is written as
 // a plain model file (MarshalBinary); more as an ensemble file. The networks
-// must take inputs of the same side and give the same classes; members
-// reading different channels are read back only by UnmarshalMixed.
+// must give the same classes; members reading inputs of different channels
+// or sides are read back only by UnmarshalMixed.
 func MarshalEnsemble(nets []*Net) ([]byte, error) {
 	if len(nets) == 0 || len(nets) > MaxMembers {
 		return nil, fmt.Errorf("cnn: %d networks in an ensemble, want 1..%d", len(nets), MaxMembers)
@@ -202,8 +202,8 @@ func MarshalEnsemble(nets []*Net) ([]byte, error) {
 func UnmarshalAll(data []byte) ([]*Net, error) { return unmarshalAll(data, false) }
 
 // UnmarshalMixed is UnmarshalAll for an ensemble whose members may read
-// different channels of the same-sized input (grey and colour networks
-// averaged): each member's Arch.InC says which.
+// different inputs (grey and colour networks, or patches of other sides,
+// averaged): each member's Arch.InC and Arch.Side say which.
 func UnmarshalMixed(data []byte) ([]*Net, error) { return unmarshalAll(data, true) }
 
 func unmarshalAll(data []byte, mixed bool) ([]*Net, error) {
@@ -254,11 +254,11 @@ func unmarshalAll(data []byte, mixed bool) ([]*Net, error) {
 }
 
 // sameIO checks that the networks take the same input and give the same
-// classes; with mixed, their inputs may differ in channels.
+// classes; with mixed, their inputs may differ in channels and side.
 func sameIO(nets []*Net, mixed bool) error {
 	a := nets[0].Arch
 	for i, n := range nets[1:] {
-		if b := n.Arch; (b.InC != a.InC && !mixed) || b.Side != a.Side || b.Classes != a.Classes {
+		if b := n.Arch; ((b.InC != a.InC || b.Side != a.Side) && !mixed) || b.Classes != a.Classes {
 			return fmt.Errorf("cnn: ensemble member %d reads %d×%d×%d into %d classes, member 1 %d×%d×%d into %d",
 				i+2, b.InC, b.Side, b.Side, b.Classes, a.InC, a.Side, a.Side, a.Classes)
 		}
