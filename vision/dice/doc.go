@@ -12,7 +12,8 @@
 // How it reads: the box is shrunk (area averaging) to a small grey patch
 // normalised to zero mean and unit variance, and a small convolutional
 // network (pure Go, internal/cnn, model file model/pips.cnn embedded at build
-// time; the file may hold an ensemble of several networks) gives the
+// time; the file may hold an ensemble of several networks, which may read
+// patches of different sides or grey and colour ones) gives the
 // probability of each value. The answers are averaged over every network
 // and over three placements of the box: as given and moved up and down by
 // 5 % of its height (Options.Boxes); Options.Passes adds mirror images. The

