@@ -116,7 +116,6 @@ func Symmetries(k int) []int {
 // included) and must be closed. A Reader is not safe for concurrent use;
 // make one per goroutine.
 type Reader struct {
-	nets  []*cnn.Net
 	ws    []*cnn.Workspace
 	reads []channelRead // one per kind of input (side, grey or colour) the members take
 	prob  [6]float64
@@ -186,7 +185,6 @@ func NewReader(opt Options) (*Reader, error) {
 		ws[i] = n.NewWorkspace()
 	}
 	return &Reader{
-		nets:  nets,
 		ws:    ws,
 		reads: reads,
 		syms:  Symmetries(passes),

@@ -276,13 +276,7 @@ func TestEnsembleModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	photos := loadDataset(t)
-	img, err := LoadImage(photos[0].Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	w, h := img.Size()
+	img, boxes := photoBoxes(t, 0)
 	one, err := NewReader(Options{Model: first})
 	if err != nil {
 		t.Fatal(err)
@@ -296,11 +290,7 @@ func TestEnsembleModel(t *testing.T) {
 	if len(two.ws) != 2 {
 		t.Fatalf("ensemble of two read with %d networks", len(two.ws))
 	}
-	for _, l := range photos[0].Labels {
-		box, err := l.Rect(w, h)
-		if err != nil {
-			continue
-		}
+	for _, box := range boxes {
 		a, err := one.Read(img.Mat(), box)
 		if err != nil {
 			t.Fatal(err)
@@ -342,13 +332,7 @@ func TestMixedModel(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	photos := loadDataset(t)
-	img, err := LoadImage(photos[1].Image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	w, h := img.Size()
+	img, boxes := photoBoxes(t, 1)
 	var readers [3]*Reader
 	for i, m := range [][]byte{files[0], files[1], both} {
 		if readers[i], err = NewReader(Options{Model: m}); err != nil {
@@ -359,12 +343,7 @@ func TestMixedModel(t *testing.T) {
 	if len(readers[2].reads) != 2 {
 		t.Fatalf("a grey and a colour network of another side read %d kinds of patch, want 2", len(readers[2].reads))
 	}
-	n := 0
-	for _, l := range photos[1].Labels {
-		box, err := l.Rect(w, h)
-		if err != nil {
-			continue
-		}
+	for _, box := range boxes {
 		var probs [3][6]float64
 		for i, r := range readers {
 			if _, err := r.Read(img.Mat(), box); err != nil {
@@ -377,11 +356,30 @@ func TestMixedModel(t *testing.T) {
 				t.Errorf("box %v value %d: mixed %.6f, mean of grey and colour %.6f", box, j+1, probs[2][j], want)
 			}
 		}
-		n++
 	}
-	if n == 0 {
-		t.Fatal("no box read")
+}
+
+// photoBoxes loads photo k of the data set (closed when the test ends) and
+// the boxes of its labels that lie in it; a photo with none fails the test.
+func photoBoxes(t *testing.T, k int) (*Image, []image.Rectangle) {
+	t.Helper()
+	photo := loadDataset(t)[k]
+	img, err := LoadImage(photo.Image)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { img.Close() })
+	w, h := img.Size()
+	var boxes []image.Rectangle
+	for _, l := range photo.Labels {
+		if box, err := l.Rect(w, h); err == nil {
+			boxes = append(boxes, box)
+		}
+	}
+	if len(boxes) == 0 {
+		t.Fatalf("%s: no box to read", photo.Image)
+	}
+	return img, boxes
 }
 
 // TestViewBoxes checks the box placements: the box itself first, then moved
