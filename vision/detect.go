@@ -104,6 +104,7 @@ type Detector struct {
 	part, tmp2                      gocv.Mat
 	partLabels, partStats, partCent gocv.Mat
 	img                             frame
+	tableC                          tableColour // the table's colour, per frame (table.go)
 
 	patch, patchGray, patchBin         gocv.Mat
 	patchLabels, patchStats, patchCent gocv.Mat
@@ -210,6 +211,7 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 		return Result{}, fmt.Errorf("%w: the frame's rows are not contiguous", ErrImage)
 	}
 	d.img = newFrame(img)
+	d.tableC = tableColour{}
 	defer func() { d.img = frame{} }() // its slices alias img's memory
 	cards := d.findCards(cam)
 	for i := range cards {
@@ -801,6 +803,14 @@ func (d *Detector) tryOtherSides(cam Camera, p cardPose, fit [2]float64, alts ..
 		there, s := d.bestGridShift(cam, q, horizontal, gridReach)
 		if there >= otherSideRatio*fit[k]+otherSideMargin {
 			p, fit[k] = q.slid(horizontal, s), there
+			continue
+		}
+		// The grid cannot tell (a screen or a hand hides the lines on
+		// the other side), but the bare table cannot lie under a card.
+		if here := d.tableInside(cam, p); here >= tableSwitchMin {
+			if q = q.slid(horizontal, s); d.tableInside(cam, q) <= tableSwitchRatio*here {
+				p, fit[k] = q, there
+			}
 		}
 	}
 	return p

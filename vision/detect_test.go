@@ -271,6 +271,33 @@ func TestHardCardsFound(t *testing.T) {
 	}
 }
 
+// TestCardNotOverTable pins a card half behind a screen whose outline is
+// shorter than the card and whose grid cannot tell which side it lies on:
+// put on the wrong side it covered bare table and was found 29 px off
+// (bench still_0235, seat 1); the table's colour now decides.
+func TestCardNotOverTable(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	data, err := os.ReadFile(filepath.Join(corpus, "still_0235.json"))
+	require.NoError(t, err)
+	var tr truthFile
+	require.NoError(t, json.Unmarshal(data, &tr))
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	res, err := d.DetectFile(filepath.Join(corpus, tr.Image), cam)
+	require.NoError(t, err)
+	for _, tc := range tr.Cards {
+		if tc.Seat != 1 {
+			continue
+		}
+		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
+		require.GreaterOrEqual(t, i, 0, "no card found")
+		assert.LessOrEqual(t, e, float64(poseOffPx), "seat 1's farthest corner is %.1f px off", e)
+		return
+	}
+	t.Fatal("still_0235 has no card of seat 1 in its truth")
+}
+
 // TestMedianSelect checks the quickselect median against sorting, on
 // slices with repeats and NaNs, and that it leaves its input alone.
 func TestMedianSelect(t *testing.T) {

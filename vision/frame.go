@@ -16,6 +16,9 @@ func newFrame(bgr gocv.Mat) frame {
 }
 
 func (f *frame) index(x, y float64) (int, bool) {
+	if !(x >= -0.5 && y >= -0.5) { // int() truncates towards zero; NaN is outside too
+		return 0, false
+	}
 	ix, iy := int(x+0.5), int(y+0.5)
 	if ix < 0 || iy < 0 || ix >= f.w || iy >= f.h {
 		return 0, false
