@@ -3,6 +3,7 @@ package vision
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,6 +103,10 @@ type BenchReport struct {
 	// PerCondition is whole-stack accuracy by table, glare, hands, screens
 	// and image width.
 	PerCondition map[string]Tally `json:"per_condition"`
+	// HeightPerSlide is height accuracy by how far (pixels) a stack's top
+	// face moves in the image per die of height (slideKey): under the
+	// camera it barely moves, and only the face's size tells the height.
+	HeightPerSlide map[string]Tally `json:"height_per_slide"`
 	// MsPerFrame is the median time of Detect (not decoding the file) over
 	// all frames; MsPerFrame720 over 1280x720 frames with four cards.
 	MsPerFrame    float64 `json:"ms_per_frame_median"`
@@ -115,7 +120,7 @@ type BenchReport struct {
 // Bench runs Detect on every image of dir that has a truth file beside it
 // (NAME.json next to the image it names) and compares.
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
-	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}}
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return rep, err
@@ -241,6 +246,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					ph.add(okH)
 					pm.add(okM)
 					rep.PerHeight[hkey], rep.PerMaterial[mkey] = ph, pm
+					skey := slideKey(&cam, d.opts.Model, tc.CornersPx, r, col)
+					ps := rep.HeightPerSlide[skey]
+					ps.add(okH)
+					rep.HeightPerSlide[skey] = ps
 					if !(okH && okM && okP) {
 						if got == nil {
 							rep.fail(maxFailures, "%s: seat %d r%dc%d %s read empty", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col])
@@ -279,11 +288,49 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		t.finish()
 		rep.PerCondition[k] = t
 	}
+	for k, t := range rep.HeightPerSlide {
+		t.finish()
+		rep.HeightPerSlide[k] = t
+	}
 	for k, t := range rep.PerMaterial {
 		t.finish()
 		rep.PerMaterial[k] = t
 	}
 	return rep, nil
+}
+
+// slideKey buckets cell (row, col) of a card whose corners (TL, TR, BR,
+// BL as printed) lie at corners in the image by how far the top face of a
+// stack there moves per die of height: "slide=0-3px", "slide=3-6px",
+// "slide=6-9px" or "slide=9+px" ("slide=?" where the camera cannot say).
+func slideKey(cam *Camera, m cardmodel.Model, corners [4][2]float64, row, col int) string {
+	u, v := m.CellCenter(row, col)
+	fu, fv := u/m.CardWidth, v/m.CardHeight
+	var px [2]float64
+	for i := range px {
+		top := (1-fu)*corners[0][i] + fu*corners[1][i]
+		bottom := (1-fu)*corners[3][i] + fu*corners[2][i]
+		px[i] = (1-fv)*top + fv*bottom
+	}
+	w, ok := cam.OnPlane(px[0], px[1], m.CardThickness)
+	if !ok {
+		return "slide=?"
+	}
+	w.Z += m.Die
+	x, y, ok := cam.Project(w)
+	if !ok {
+		return "slide=?"
+	}
+	switch s := math.Hypot(x-px[0], y-px[1]); {
+	case s < 3:
+		return "slide=0-3px"
+	case s < 6:
+		return "slide=3-6px"
+	case s < 9:
+		return "slide=6-9px"
+	default:
+		return "slide=9+px"
+	}
 }
 
 func (t *Tally) finish() {

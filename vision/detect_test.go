@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"gocv.io/x/gocv"
 )
 
@@ -364,4 +366,32 @@ func TestFillThresholds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// slideKey buckets a cell by how far its stack's top face moves per die
+// of height: nothing for a cell right under a camera looking straight
+// down, about Die·r/(distance) pixels for one r pixels out.
+func TestSlideKey(t *testing.T) {
+	m := cardmodel.Default()
+	cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 800}}
+	cornersAt := func(dx float64) [4][2]float64 {
+		// the card lying square, cell (0, 0)'s centre at (dx, 0) on the table
+		u, v := m.CellCenter(0, 0)
+		var c [4][2]float64
+		for i, p := range [4][2]float64{{0, 0}, {m.CardWidth, 0}, {m.CardWidth, m.CardHeight}, {0, m.CardHeight}} {
+			x, y, ok := cam.Project(Vec3{X: dx + p[0] - u, Y: -(p[1] - v), Z: m.CardThickness})
+			require.True(t, ok)
+			c[i] = [2]float64{x, y}
+		}
+		return c
+	}
+	assert.Equal(t, "slide=0-3px", slideKey(&cam, m, cornersAt(0), 0, 0))
+	// 300 mm out: r = 375 px, the face moves 375·Die/(800-Die) px per die
+	want := 375 * m.Die / (800 - m.CardThickness - m.Die)
+	require.True(t, want >= 6 && want < 9, "the test's geometry: %.1f px", want)
+	assert.Equal(t, "slide=6-9px", slideKey(&cam, m, cornersAt(300), 0, 0))
+	assert.Equal(t, "slide=9+px", slideKey(&cam, m, cornersAt(600), 0, 0))
+	behind := cam
+	behind.T[2] = -800 // the table behind the camera
+	assert.Equal(t, "slide=?", slideKey(&behind, m, cornersAt(0), 0, 0))
 }

@@ -264,7 +264,8 @@ func newVisionBenchCmd(v *viper.Viper) *cobra.Command {
 		Long: `bench runs detect on every image of a corpus folder that has a renderer
 truth file beside it (using the truth's camera only) and prints the
 accuracy per attribute (card found, seat, empty/occupied, material, pips,
-height, whole stack), per material, per height and per condition, and the
+height, whole stack), per material, per height, per condition and (height) per
+slide of the top face per die in pixels, and the
 median milliseconds per frame.
 
   blueprints vision bench --corpus vision/testdata/synth/stills --json`,
