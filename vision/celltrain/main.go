@@ -167,7 +167,7 @@ func run(args []string) error {
 			continue
 		}
 		h := fnv.New32a()
-		h.Write([]byte(f))
+		h.Write([]byte(splitKey(f)))
 		// Frames of a sequence are near copies of each other: they only
 		// train, so that the validation images are independent scenes.
 		if !strings.Contains(filepath.ToSlash(f), "/sequences/") && float64(h.Sum32()%1000)/1000 < *val {
@@ -573,4 +573,26 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 	}
 	return fmt.Sprintf("empty/occupied %.1f%% of %d cells; of %d stacks: height %.1f%%, material %.1f%%, pips %.1f%%, whole %.1f%%; where the height is right: material %.1f%%, pips %.1f%%; pips at the true height %.1f%%; by top material, whole/pips at the true height:%s; covered cells flagged %.1f%% of %d, clear cells flagged %.2f%% of %d",
 		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(mGivenH, hOK), pct(pGivenH, hOK), pct(pipTrue, n), per.String(), pct(flagged, covered), covered, pct(falseFlag, clearCells), clearCells)
+}
+
+// splitKey is what decides whether an image validates: its path as seen
+// from the working directory (as `make cell-model`, run from the
+// repository's root, names it), so that "/abs/repo/build/synth-train/..."
+// and "build/synth-train/..." fall on the same side. (The split hashed the
+// path as given until 2026-11-24: a run given the absolute path measured
+// the committed networks on images they had learned from.)
+func splitKey(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
 }

@@ -46,3 +46,15 @@ func TestBadFlags(t *testing.T) {
 	}
 	assert.ErrorContains(t, run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-pip-convs", "4,x"}), "conv widths")
 }
+
+// The train/validation split must not depend on how the data folder is
+// spelled: relative, absolute, or with "./" and "..".
+func TestSplitKeyIgnoresSpelling(t *testing.T) {
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	rel := "build/synth-train/1001/stills/still_0001.json"
+	for _, p := range []string{rel, "./" + rel, filepath.Join(wd, rel), filepath.Join("..", filepath.Base(wd), rel)} {
+		assert.Equal(t, rel, splitKey(p), "%s", p)
+	}
+	assert.NotEqual(t, splitKey(rel), splitKey("build/synth-train/1001/stills/still_0002.json"))
+}
