@@ -127,6 +127,7 @@ type Detector struct {
 	heightTmp     []float32
 	heightCNN     []*cnn.Workspace // optional: height CNNs beside the MLPs
 	heightCNNX    []float32
+	cardCells     [3][2]cellRead // one card's height readings (readLearned)
 	materialCNN   *cnn.Workspace // optional: materials also from a CNN
 	materialX     []float32
 	views         viewBufs // scratch for reading several views (views.go)

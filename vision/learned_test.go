@@ -384,3 +384,51 @@ func TestMaterialCNNFiles(t *testing.T) {
 		}
 	}
 }
+
+// Two reads whose top faces fall on one place cannot both stand: the less
+// sure one gives up its height and chooses again from the rest of its
+// probabilities (here: empty, or a lower height), and faces apart stay.
+func TestSettleClashes(t *testing.T) {
+	// read i's face at height h lies at (0, 30i + 10h), 20 px wide: read 0
+	// five high and read 1 two high both at (0, 50)
+	faceOf := func(i, h int) (x, y, size float64, ok bool) {
+		return 0, float64(30*i + 10*h), 20, true
+	}
+	read := func(p ...float32) *cellRead {
+		r := &cellRead{}
+		copy(r.p[:], p)
+		r.dec = DecideHeight(r.p[:])
+		return r
+	}
+	// the short read is the less sure: it becomes empty
+	tall := read(0.02, 0, 0, 0, 0.03, 0.9, 0.05, 0)
+	short := read(0.3, 0, 0.6, 0.1, 0, 0, 0, 0)
+	require.Equal(t, 5, tall.dec.Height)
+	require.Equal(t, 2, short.dec.Height)
+	settleClashes([]*cellRead{tall, short}, faceOf)
+	assert.Equal(t, 5, tall.dec.Height)
+	assert.Equal(t, 0, short.dec.Height, "the less sure read of the one face")
+
+	// the tall read is the less sure: it takes its next height, which
+	// clashes with nothing
+	tall = read(0.02, 0, 0, 0.4, 0.03, 0.5, 0.05, 0)
+	short = read(0.1, 0, 0.9, 0, 0, 0, 0, 0)
+	settleClashes([]*cellRead{tall, short}, faceOf)
+	assert.Equal(t, 3, tall.dec.Height)
+	assert.Equal(t, 2, short.dec.Height)
+
+	// faces a third of a face apart both stand
+	a := read(0, 0, 0, 0, 0, 0.9, 0.1, 0)
+	b := read(0.4, 0, 0.6, 0, 0, 0, 0, 0)
+	settleClashes([]*cellRead{a, b}, func(i, h int) (x, y, size float64, ok bool) {
+		return float64(7 * i), 0, 20, true
+	})
+	assert.Equal(t, 5, a.dec.Height)
+	assert.Equal(t, 2, b.dec.Height)
+
+	// a hand-covered cell clashes with nothing
+	hand := read(0, 0, 0, 0, 0, 0, 0, 0.9)
+	require.True(t, hand.dec.Occluded)
+	settleClashes([]*cellRead{hand, read(0, 0.9, 0, 0, 0, 0, 0, 0.1)}, func(i, h int) (x, y, size float64, ok bool) { return 0, 0, 20, true })
+	assert.True(t, hand.dec.Occluded)
+}
