@@ -24,7 +24,7 @@ var datasetDir = filepath.Join("..", "..", "..", "shared", "datasets", "dice-rea
 // on fold 1, and each of the last changes of members was decided by one
 // look at fold 0 against a rule set before it); see README.md for the
 // measured figure. A worse model fails here.
-const minHeldOutAccuracy = 0.945
+const minHeldOutAccuracy = 0.95
 
 // minClassicAccuracy is the same for the classical baseline.
 const minClassicAccuracy = 0.18
