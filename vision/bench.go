@@ -3,7 +3,6 @@ package vision
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 )
 
 // truthFile is the part of a renderer truth file the bench compares with.

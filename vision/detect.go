@@ -785,9 +785,11 @@ func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p
 // tryOtherSides moves the card to the outline's other side along an axis
 // where the outline was longer or shorter than the card (a shadow, a hand
 // or a screen grown onto or cut from one side, and the wrong side kept),
-// when the printed grid's lines across that axis fit clearly better there.
-// fit holds how well the horizontal and the vertical lines fit where the
-// card is (orient's scores).
+// when the printed grid's lines across that axis fit clearly better there,
+// or, where they do not, when the card where it is covers bare table and
+// there would cover clearly less (tableInside). fit holds how well the
+// horizontal and the vertical lines fit where the card is (orient's
+// scores).
 func (d *Detector) tryOtherSides(cam Camera, p cardPose, fit [2]float64, alts ...Vec3) cardPose {
 	for _, alt := range alts {
 		if alt == (Vec3{}) {

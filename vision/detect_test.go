@@ -374,9 +374,9 @@ func TestFillThresholds(t *testing.T) {
 func TestSlideKey(t *testing.T) {
 	m := cardmodel.Default()
 	cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 800}}
-	cornersAt := func(dx float64) [4][2]float64 {
-		// the card lying square, cell (0, 0)'s centre at (dx, 0) on the table
-		u, v := m.CellCenter(0, 0)
+	cornersAt := func(dx float64, row, col int) [4][2]float64 {
+		// the card lying square, cell (row, col)'s centre at (dx, 0) on the table
+		u, v := m.CellCenter(row, col)
 		var c [4][2]float64
 		for i, p := range [4][2]float64{{0, 0}, {m.CardWidth, 0}, {m.CardWidth, m.CardHeight}, {0, m.CardHeight}} {
 			x, y, ok := cam.Project(Vec3{X: dx + p[0] - u, Y: -(p[1] - v), Z: m.CardThickness})
@@ -385,13 +385,24 @@ func TestSlideKey(t *testing.T) {
 		}
 		return c
 	}
-	assert.Equal(t, "slide=0-3px", slideKey(&cam, m, cornersAt(0), 0, 0))
-	// 300 mm out: r = 375 px, the face moves 375·Die/(800-Die) px per die
+	// 300 mm out: r = 375 px, the face moves 375·Die/(800-CardThickness-Die) px per die
 	want := 375 * m.Die / (800 - m.CardThickness - m.Die)
 	require.True(t, want >= 6 && want < 9, "the test's geometry: %.1f px", want)
-	assert.Equal(t, "slide=6-9px", slideKey(&cam, m, cornersAt(300), 0, 0))
-	assert.Equal(t, "slide=9+px", slideKey(&cam, m, cornersAt(600), 0, 0))
+	for _, cell := range [][2]int{{0, 0}, {2, 1}, {1, 0}} {
+		r, c := cell[0], cell[1]
+		assert.Equal(t, "slide=0-3px", slideKey(&cam, m, cornersAt(0, r, c), r, c), "cell %v under the camera", cell)
+		assert.Equal(t, "slide=6-9px", slideKey(&cam, m, cornersAt(300, r, c), r, c), "cell %v 300 mm out", cell)
+		assert.Equal(t, "slide=9+px", slideKey(&cam, m, cornersAt(600, r, c), r, c), "cell %v 600 mm out", cell)
+	}
+	// near a bucket's edge the cell must be the one asked for: cell (2, 1)
+	// 125 mm out moves 3.2 px per die; cell (0, 0) of that card lies
+	// nearer the camera (under 3 px)
+	u0, _ := m.CellCenter(0, 0)
+	u1, _ := m.CellCenter(2, 1)
+	require.Greater(t, u1, u0)
+	assert.Equal(t, "slide=3-6px", slideKey(&cam, m, cornersAt(125, 2, 1), 2, 1))
+	assert.Equal(t, "slide=0-3px", slideKey(&cam, m, cornersAt(125, 2, 1), 0, 0))
 	behind := cam
 	behind.T[2] = -800 // the table behind the camera
-	assert.Equal(t, "slide=?", slideKey(&behind, m, cornersAt(0), 0, 0))
+	assert.Equal(t, "slide=?", slideKey(&behind, m, cornersAt(0, 0, 0), 0, 0))
 }

@@ -424,8 +424,8 @@ func settleClashes(reads []*cellRead, faceOf func(i, h int) (x, y, size float64,
 					continue
 				}
 				xb, yb, sb, okb := faceOf(b, rb.dec.Height)
-				if !okb || math.Hypot(xa-xb, ya-yb) >= faceClash*math.Min(sa, sb) {
-					continue
+				if !okb || !(math.Hypot(xa-xb, ya-yb) < faceClash*math.Min(sa, sb)) {
+					continue // apart (or no number: a pose out of reach)
 				}
 				loser := ra
 				if rb.dec.HeightConf < ra.dec.HeightConf {

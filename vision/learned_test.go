@@ -426,9 +426,21 @@ func TestSettleClashes(t *testing.T) {
 	assert.Equal(t, 5, a.dec.Height)
 	assert.Equal(t, 2, b.dec.Height)
 
-	// a hand-covered cell clashes with nothing
+	// a hand-covered cell clashes with nothing: the other read keeps its
+	// height, however unsure
 	hand := read(0, 0, 0, 0, 0, 0, 0, 0.9)
 	require.True(t, hand.dec.Occluded)
-	settleClashes([]*cellRead{hand, read(0, 0.9, 0, 0, 0, 0, 0, 0.1)}, func(i, h int) (x, y, size float64, ok bool) { return 0, 0, 20, true })
+	one := read(0.45, 0.55, 0, 0, 0, 0, 0, 0)
+	settleClashes([]*cellRead{hand, one}, func(i, h int) (x, y, size float64, ok bool) { return 0, 0, 20, true })
 	assert.True(t, hand.dec.Occluded)
+	assert.Equal(t, 1, one.dec.Height)
+
+	// a face at no number (a pose out of reach) clashes with nothing
+	a = read(0, 0, 0, 0, 0, 0.9, 0.1, 0)
+	b = read(0.4, 0, 0.6, 0, 0, 0, 0, 0)
+	settleClashes([]*cellRead{a, b}, func(i, h int) (x, y, size float64, ok bool) {
+		return math.NaN(), 0, 20, true
+	})
+	assert.Equal(t, 5, a.dec.Height)
+	assert.Equal(t, 2, b.dec.Height)
 }

@@ -10,6 +10,10 @@ type tableColour struct {
 	measured bool
 	b, g     float64 // shares of B+G+R
 	sum      float64
+	// blue: the median pixel is as blue as the cards (a close camera,
+	// cards filling most of the frame, or a blue cloth): the table's
+	// colour cannot be told from the cards', and nothing looks like it.
+	blue bool
 }
 
 // tableStep is the sampling step (pixels, both ways) of the table's colour.
@@ -49,6 +53,7 @@ func (d *Detector) table() *tableColour {
 	t.sum = b + g + r
 	if t.sum > 0 {
 		t.b, t.g = b/t.sum, g/t.sum
+		t.blue = (b-math.Max(g, r))/t.sum >= blueWeak
 	}
 	return t
 }
@@ -63,7 +68,7 @@ func (d *Detector) tableLike(x, y float64) bool {
 		return false
 	}
 	t := d.table()
-	if t.sum < 24 {
+	if t.sum < 24 || t.blue {
 		return false
 	}
 	b, g, r := float64(d.img.bgr[i]), float64(d.img.bgr[i+1]), float64(d.img.bgr[i+2])
@@ -102,7 +107,10 @@ func (d *Detector) tableInside(cam Camera, p cardPose) float64 {
 			}
 		}
 	}
-	if n == 0 {
+	// a card mostly out of the frame: too few points to say
+	nu := int((m.CardWidth-2*tableMarginMM)/tableGridMM) + 1
+	nv := int((m.CardHeight-2*tableMarginMM)/tableGridMM) + 1
+	if n == 0 || 4*n < nu*nv {
 		return 0
 	}
 	return float64(in) / float64(n)

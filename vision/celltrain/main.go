@@ -580,7 +580,9 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 // repository's root, names it), so that "/abs/repo/build/synth-train/..."
 // and "build/synth-train/..." fall on the same side. (The split hashed the
 // path as given until 2026-11-24: a run given the absolute path measured
-// the committed networks on images they had learned from.)
+// the committed networks on images they had learned from.) Run from
+// another folder, the split differs: run celltrain from the repository's
+// root to measure the committed networks.
 func splitKey(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
