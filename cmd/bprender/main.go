@@ -51,6 +51,7 @@ func main() {
 type common struct {
 	cardModel, catalogue, pip, povray string
 	threads                           int
+	glassTops                         float64
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -59,6 +60,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.pip, "pip-color", "white", "pip colour: white, black, red or #rrggbb")
 	fs.StringVar(&c.povray, "povray", "povray", "POV-Ray binary")
 	fs.IntVar(&c.threads, "threads", 1, "POV-Ray work threads")
+	fs.Float64Var(&c.glassTops, "glass-tops", 0, "chance (0-1) that a stack's top die is clear glass while the bag has glass left (training renders for the hardest top; 0: drawn like the others)")
 }
 
 func (c *common) options() (synth.Options, synth.RenderOptions, error) {
@@ -77,7 +79,10 @@ func (c *common) options() (synth.Options, synth.RenderOptions, error) {
 	if c.threads < 1 || c.threads > 64 {
 		return synth.Options{}, synth.RenderOptions{}, fmt.Errorf("--threads %d not in 1-64", c.threads)
 	}
-	opt := synth.Options{Model: m, Catalogue: cat, PipColor: pc, PipName: c.pip, HandProb: 0.3, ScreenProb: 0.25, GlareProb: 0.2}
+	if !(c.glassTops >= 0 && c.glassTops <= 1) {
+		return synth.Options{}, synth.RenderOptions{}, fmt.Errorf("--glass-tops %v not in 0-1", c.glassTops)
+	}
+	opt := synth.Options{Model: m, Catalogue: cat, PipColor: pc, PipName: c.pip, HandProb: 0.3, ScreenProb: 0.25, GlareProb: 0.2, GlassTops: c.glassTops}
 	return opt, synth.RenderOptions{Povray: c.povray, Threads: c.threads}, nil
 }
 

@@ -37,6 +37,11 @@ type Options struct {
 	// Antialias is POV-Ray's antialiasing threshold (0 or negative: off, the
 	// default: the camera blur of Post smooths edges instead).
 	Antialias float64
+	// GlassTops is the chance that a stack's top die is clear glass while
+	// the bag has glass dice left (0: the top is drawn like every other
+	// die): training renders for the hardest top. At 0 no random number is
+	// drawn for it, so every seed's scenes stay as they were.
+	GlassTops float64
 }
 
 // ErrGenerate is wrapped when no scene satisfying the framing rules could be
@@ -301,6 +306,12 @@ func (g *gen) fillBuilding(c *Card) {
 			g.bal.TopPips[vals[n-1]]++
 			st := make(Stack, n)
 			for k := range st {
+				if k == n-1 && g.opt.GlassTops > 0 && g.bag[Glass] > 0 && g.rng.Float64() < g.opt.GlassTops {
+					g.bag[Glass]--
+					g.bal.Mats[Glass]++
+					st[k] = Die{Glass, vals[k]}
+					continue
+				}
 				st[k] = Die{g.pickMaterial(), vals[k]}
 			}
 			c.Building[r][col] = st

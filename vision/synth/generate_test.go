@@ -235,3 +235,55 @@ func ExampleParseLayout() {
 	fmt.Println(l[0][0] == Hatched, l[1][0], l)
 	// Output: true 3 X1/31/1X
 }
+
+// GlassTops makes most stack tops clear glass and keeps each scene within
+// the bag (eight glass dice); without it, about a quarter of the tops are.
+func TestGlassTops(t *testing.T) {
+	count := func(opt Options) (glass, tops int) {
+		for seed := uint64(1); seed <= 30; seed++ {
+			sc, err := Generate(seed, opt)
+			require.NoError(t, err)
+			for _, c := range sc.Cards {
+				for r := range c.Building {
+					for col := range c.Building[r] {
+						st := c.Building[r][col]
+						if len(st) > 0 {
+							tops++
+							if st[len(st)-1].Mat == Glass {
+								glass++
+							}
+						}
+					}
+				}
+			}
+		}
+		return glass, tops
+	}
+	plainG, plainN := count(stillOptions(t))
+	opt := stillOptions(t)
+	opt.GlassTops = 1
+	glassG, glassN := count(opt)
+	require.Positive(t, plainN)
+	require.Positive(t, glassN)
+	assert.Less(t, float64(plainG)/float64(plainN), 0.4, "without: about a quarter of the tops")
+	assert.Greater(t, float64(glassG)/float64(glassN), 0.8, "with: most tops")
+
+	// every scene within the bag: at most eight glass dice in all
+	for seed := uint64(1); seed <= 30; seed++ {
+		sc, err := Generate(seed, opt)
+		require.NoError(t, err)
+		n := 0
+		for _, c := range sc.Cards {
+			for r := range c.Building {
+				for col := range c.Building[r] {
+					for _, d := range c.Building[r][col] {
+						if d.Mat == Glass {
+							n++
+						}
+					}
+				}
+			}
+		}
+		assert.LessOrEqual(t, n, 8, "seed %d: glass dice on the cards", seed)
+	}
+}
