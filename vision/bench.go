@@ -108,6 +108,15 @@ type BenchReport struct {
 	// face moves in the image per die of height (slideKey): under the
 	// camera it barely moves, and only the face's size tells the height.
 	HeightPerSlide map[string]Tally `json:"height_per_slide"`
+	// StackPerTop is whole-stack accuracy by the true top die's material
+	// (a clear glass top shows the dice below it through itself).
+	StackPerTop map[string]Tally `json:"whole_stack_per_top"`
+	// ByConfidence says what a reader that trusts only sure reads gets:
+	// for each least confidence (ConfidenceSteps), how many of the stacks
+	// (those whole_stack counts) were read as a stack at least that sure,
+	// how many of those were wholly right, and how many empty cells were
+	// read as a stack at least that sure.
+	ByConfidence []ConfidenceTally `json:"whole_stack_by_confidence"`
 	// MsPerFrame is the median time of Detect (not decoding the file) over
 	// all frames; MsPerFrame720 over 1280x720 frames with four cards.
 	MsPerFrame    float64 `json:"ms_per_frame_median"`
@@ -118,10 +127,34 @@ type BenchReport struct {
 	Failures      []string `json:"failures,omitempty"`
 }
 
+// ConfidenceSteps are the least confidences ByConfidence counts at.
+var ConfidenceSteps = []float64{0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
+
+// ConfidenceTally is one step of BenchReport.ByConfidence.
+type ConfidenceTally struct {
+	MinConfidence float64 `json:"min_confidence"`
+	// Stacks is how many stacks the corpus has; Read how many of them were
+	// read as a stack with at least MinConfidence, Right how many of those
+	// wholly right.
+	Stacks int `json:"stacks"`
+	Read   int `json:"read"`
+	Right  int `json:"right"`
+	// Rate is Right/Read, ReadShare Read/Stacks.
+	Rate      float64 `json:"rate"`
+	ReadShare float64 `json:"read_share"`
+	// EmptyAsStack is how many empty cells were read as a stack with at
+	// least MinConfidence.
+	EmptyAsStack int `json:"empty_as_stack"`
+}
+
 // Bench runs Detect on every image of dir that has a truth file beside it
 // (NAME.json next to the image it names) and compares.
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
-	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}}
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}}
+	rep.ByConfidence = make([]ConfidenceTally, len(ConfidenceSteps))
+	for i, c := range ConfidenceSteps {
+		rep.ByConfidence[i].MinConfidence = c
+	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return rep, err
@@ -221,6 +254,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					rep.Occupancy.add((len(dice) == 0) == (got == nil))
 					if len(dice) == 0 {
 						if got != nil {
+							rep.countConfidence(false, got, false)
 							rep.fail(maxFailures, "%s: seat %d r%dc%d empty, read %d high %s", truth.Image, tc.Seat, r+1, col+1, got.Height, got.Top)
 						}
 						continue
@@ -238,6 +272,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					rep.Material.add(okM)
 					rep.Pips.add(okP)
 					rep.Stack.add(okH && okM && okP)
+					rep.countConfidence(true, got, okH && okM && okP)
+					pt := rep.StackPerTop[mkey]
+					pt.add(okH && okM && okP)
+					rep.StackPerTop[mkey] = pt
 					for _, cond := range truth.conditions() {
 						t := rep.PerCondition[cond]
 						t.add(okH && okM && okP)
@@ -297,6 +335,19 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		t.finish()
 		rep.PerMaterial[k] = t
 	}
+	for k, t := range rep.StackPerTop {
+		t.finish()
+		rep.StackPerTop[k] = t
+	}
+	for i := range rep.ByConfidence {
+		c := &rep.ByConfidence[i]
+		if c.Read > 0 {
+			c.Rate = float64(c.Right) / float64(c.Read)
+		}
+		if c.Stacks > 0 {
+			c.ReadShare = float64(c.Read) / float64(c.Stacks)
+		}
+	}
 	return rep, nil
 }
 
@@ -331,6 +382,30 @@ func slideKey(cam *Camera, m cardmodel.Model, corners [4][2]float64, row, col in
 		return "slide=6-9px"
 	default:
 		return "slide=9+px"
+	}
+}
+
+// countConfidence counts one cell in ByConfidence: a true stack (read
+// wholly right or not) or an empty cell, and what was read there (nil:
+// empty).
+func (r *BenchReport) countConfidence(stack bool, got *Cell, right bool) {
+	for i := range r.ByConfidence {
+		c := &r.ByConfidence[i]
+		sure := got != nil && !got.Occluded && got.Confidence >= c.MinConfidence
+		switch {
+		case !stack:
+			if sure {
+				c.EmptyAsStack++
+			}
+		default:
+			c.Stacks++
+			if sure {
+				c.Read++
+				if right {
+					c.Right++
+				}
+			}
+		}
 	}
 }
 

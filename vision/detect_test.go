@@ -406,3 +406,21 @@ func TestSlideKey(t *testing.T) {
 	behind.T[2] = -800 // the table behind the camera
 	assert.Equal(t, "slide=?", slideKey(&behind, m, cornersAt(0, 0, 0), 0, 0))
 }
+
+// countConfidence counts a stack at every least confidence up to its
+// read's, right or wrong, never a stack read empty or flagged occluded,
+// and an empty cell read as a stack as sure as it was read.
+func TestCountConfidence(t *testing.T) {
+	rep := BenchReport{ByConfidence: []ConfidenceTally{{MinConfidence: 0}, {MinConfidence: 0.5}, {MinConfidence: 0.9}}}
+	rep.countConfidence(true, &Cell{Height: 2, Confidence: 0.95}, true)
+	rep.countConfidence(true, &Cell{Height: 1, Confidence: 0.6}, false)
+	rep.countConfidence(true, nil, false)
+	rep.countConfidence(true, &Cell{Occluded: true, Confidence: 0.99}, false)
+	rep.countConfidence(false, &Cell{Height: 1, Confidence: 0.7}, false)
+	want := []ConfidenceTally{
+		{MinConfidence: 0, Stacks: 4, Read: 2, Right: 1, EmptyAsStack: 1},
+		{MinConfidence: 0.5, Stacks: 4, Read: 2, Right: 1, EmptyAsStack: 1},
+		{MinConfidence: 0.9, Stacks: 4, Read: 1, Right: 1},
+	}
+	assert.Equal(t, want, rep.ByConfidence)
+}

@@ -312,6 +312,15 @@ median milliseconds per frame.
 			line("whole stack", rep.Stack)
 			line("hand flagged", rep.HandFlagged)
 			line("hidden flagged", rep.HiddenByDice)
+			for _, m := range "WRSG" {
+				if t, ok := rep.StackPerTop[string(m)]; ok {
+					line("whole, "+string(m)+" top", t)
+				}
+			}
+			fmt.Fprintln(out, "  reads at least this sure: share of stacks read so, wholly right, empty cells read as stacks")
+			for _, c := range rep.ByConfidence {
+				fmt.Fprintf(out, "    >= %.1f  %5.1f%%  %6.2f%%  (%d/%d)  %d\n", c.MinConfidence, 100*c.ReadShare, 100*c.Rate, c.Right, c.Read, c.EmptyAsStack)
+			}
 			for _, f := range rep.Failures {
 				fmt.Fprintln(out, "  ", f)
 			}
