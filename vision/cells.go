@@ -254,24 +254,16 @@ func insideQuad(q [4][2]float64, x, y, margin float64) bool {
 	return c.inside(x, y, margin)
 }
 
-// readCells reads every cell of a card. Level by level, the part of the
-// image a die at that level would add to the stack is checked for die-like
-// pixels; the stack is as high as the run of levels that shows a die best
-// (the sum of share - 1/2 over levels 1..h is largest). A second pass reads
-// each cell again without the pixels that the other cells' stacks, as first
-// read, cover: a tall stack leaning over its neighbours in the image must
-// not make them look occupied.
-func (d *Detector) readCells(c *Card, cam Camera) {
+// cellShares computes every cell's level shares on a card posed p, and
+// the height each share run says (see readCells).
+func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3][2][MaxStack + 2]float64, heights [3][2]int) {
 	m := d.opts.Model
-	bg := d.measureBackground(cam, c.pose)
-	var heights [3][2]int
-	var shares [3][2][MaxStack + 2]float64
 	// read computes the level shares of a cell; where the hidden outlines
 	// leave too little of a level to see, it keeps the share read before.
 	read := func(r, col int, hidden [][]pt2) {
 		sh := &shares[r][col]
 		for k := 1; k <= MaxStack+1; k++ {
-			s, n := d.levelShare(cam, c.pose, &bg, r, col, k, hidden)
+			s, n := d.levelShare(cam, p, bg, r, col, k, hidden)
 			switch {
 			case n >= 4:
 				sh[k] = s
@@ -300,7 +292,7 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 			for r2 := 0; r2 < m.Rows; r2++ {
 				for c2 := 0; c2 < m.Cols; c2++ {
 					if (r2 != r || c2 != col) && first[r2][c2] > 0 {
-						hidden = append(hidden, d.silhouette(cam, c.pose, r2, c2, first[r2][c2]))
+						hidden = append(hidden, d.silhouette(cam, p, r2, c2, first[r2][c2]))
 					}
 				}
 			}
@@ -309,8 +301,28 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 			}
 		}
 	}
+	return shares, heights
+}
+
+// readCells reads every cell of a card. Level by level, the part of the
+// image a die at that level would add to the stack is checked for die-like
+// pixels; the stack is as high as the run of levels that shows a die best
+// (the sum of share - 1/2 over levels 1..h is largest). A second pass reads
+// each cell again without the pixels that the other cells' stacks, as first
+// read, cover: a tall stack leaning over its neighbours in the image must
+// not make them look occupied.
+func (d *Detector) readCells(c *Card, cam Camera) {
+	m := d.opts.Model
+	bg := d.measureBackground(cam, c.pose)
+	shares, heights := d.cellShares(cam, c.pose, &bg)
 	if d.keepFeatures {
 		c.feats = d.cardFeatures(cam, c.pose, &bg, &shares)
+		for k := 0; k < d.jitterCopies; k++ {
+			jp := jitterPose(m, c.pose, d.jitterRng)
+			jbg := d.measureBackground(cam, jp)
+			jshares, _ := d.cellShares(cam, jp, &jbg)
+			c.jittered = append(c.jittered, d.cardFeatures(cam, jp, &jbg, &jshares))
+		}
 	}
 	if d.top != nil && d.pips != nil {
 		d.readLearned(c, cam, &bg, &shares)

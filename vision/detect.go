@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"sync"
 
@@ -70,8 +71,9 @@ type Card struct {
 	// Occluded is set when a hand or arm covers part of the card.
 	Occluded bool
 	pose     cardPose
-	grid     float64       // how clearly the printed grid showed (orient)
-	feats    *cardFeatures // kept for training only
+	grid     float64         // how clearly the printed grid showed (orient)
+	feats    *cardFeatures   // kept for training only
+	jittered []*cardFeatures // training only: the features at poses jittered around pose
 }
 
 // Cell is what stands on one cell.
@@ -117,6 +119,12 @@ type Detector struct {
 	pipSide      int // the pip patch's side: the pip network's, else Options.PipSide
 	topP, pipP   []float32
 	keepFeatures bool
+	// training only: how many copies of each card's features to make at a
+	// pose jittered around the one found (SetTrainingJitter)
+	jitterCopies int
+	jitterSeed   uint64
+	jitterSrc    *rand.PCG
+	jitterRng    *rand.Rand
 
 	// optional: heights from the whole cell at once, the mean of one or
 	// more networks' probabilities

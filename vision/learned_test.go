@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocv.io/x/gocv"
 
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
@@ -199,6 +200,41 @@ func TestTrainingCellsFollowTheTruth(t *testing.T) {
 	assert.GreaterOrEqual(t, occupied, 4, "two players' buildings")
 	_, err = d.TrainingCells(filepath.Join(t.TempDir(), "none.json"))
 	assert.Error(t, err)
+}
+
+// With a training jitter, every cell comes twice: as found, then read at
+// a jittered pose with the same truth and other features; the same seed
+// jitters an image the same way even after other images were read.
+func TestTrainingCellsJittered(t *testing.T) {
+	const seq = "testdata/synth/sequences/round2_p2"
+	files, _ := filepath.Glob(filepath.Join(seq, "frame_*.json"))
+	require.Greater(t, len(files), 1)
+	last := files[len(files)-1]
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	plain, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	d.SetTrainingJitter(1, 5)
+	cells, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	require.Len(t, cells, 2*len(plain))
+	for i := range plain {
+		a, b := cells[2*i], cells[2*i+1]
+		assert.False(t, a.Jittered)
+		assert.True(t, b.Jittered)
+		assert.Equal(t, plain[i].Top, a.Top, "the cell as found is read as without jitter")
+		assert.Equal(t, [6]any{a.Seat, a.Row, a.Col, a.Height, a.Material, a.PipsTop}, [6]any{b.Seat, b.Row, b.Col, b.Height, b.Material, b.PipsTop})
+		assert.NotEqual(t, a.Top[0], b.Top[0], "seat %d r%dc%d: the jittered copy samples elsewhere", a.Seat, a.Row+1, a.Col+1)
+	}
+	_, err = d.TrainingCells(files[0])
+	require.NoError(t, err)
+	again, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	assert.Equal(t, cells, again)
+	d.SetTrainingJitter(0, 0)
+	none, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	assert.Equal(t, plain, none)
 }
 
 func TestPipFeaturesAreNormalised(t *testing.T) {
@@ -443,4 +479,32 @@ func TestSettleClashes(t *testing.T) {
 	})
 	assert.Equal(t, 5, a.dec.Height)
 	assert.Equal(t, 2, b.dec.Height)
+}
+
+// A jittered pose stays a card's pose (unit, square axes on the table),
+// moves its centre by at most the jitter along each axis and turns it by at
+// most the jitter; and the same seed jitters the same way.
+func TestJitterPose(t *testing.T) {
+	m := cardmodel.Default()
+	p := poseFromRect(m, Vec3{100, 50, m.CardThickness}, Vec3{math.Cos(0.4), math.Sin(0.4), 0})
+	centre := func(q cardPose) Vec3 { return q.at(m.CardWidth/2, m.CardHeight/2, m.CardThickness) }
+	rng := rand.New(rand.NewPCG(3, 3))
+	var moved bool
+	for i := 0; i < 200; i++ {
+		q := jitterPose(m, p, rng)
+		assert.InDelta(t, 1, q.u.X*q.u.X+q.u.Y*q.u.Y, 1e-9)
+		assert.InDelta(t, 0, q.u.X*q.v.X+q.u.Y*q.v.Y, 1e-9)
+		assert.InDelta(t, q.u.X*q.v.Y-q.u.Y*q.v.X, p.u.X*p.v.Y-p.u.Y*p.v.X, 1e-9, "not mirrored")
+		d := centre(q).Add(centre(p).Scale(-1))
+		assert.LessOrEqual(t, math.Abs(d.X*p.u.X+d.Y*p.u.Y), jitterShiftMM+1e-9)
+		assert.LessOrEqual(t, math.Abs(d.X*p.v.X+d.Y*p.v.Y), jitterShiftMM+1e-9)
+		turn := math.Acos(math.Min(1, q.u.X*p.u.X+q.u.Y*p.u.Y)) * 180 / math.Pi
+		assert.LessOrEqual(t, turn, jitterTurnDeg+1e-6)
+		assert.Equal(t, p.origin.Z, q.origin.Z)
+		moved = moved || math.Hypot(d.X, d.Y) > 0.5
+	}
+	assert.True(t, moved, "the jitter moves cards")
+	a := jitterPose(m, p, rand.New(rand.NewPCG(9, 9)))
+	b := jitterPose(m, p, rand.New(rand.NewPCG(9, 9)))
+	assert.Equal(t, a, b)
 }

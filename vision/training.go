@@ -3,10 +3,14 @@ package vision
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
@@ -26,6 +30,41 @@ type CellSample struct {
 	Hand, Hidden float64
 	Top          [MaxStack][]float32
 	Pips         [MaxStack][]float32
+	// Jittered is set on a copy read at a pose jittered around the one
+	// found (SetTrainingJitter).
+	Jittered bool
+}
+
+// SetTrainingJitter makes TrainingCells return, beside each cell, copies
+// read at poses jittered around the card's found one (jitterPose), so the
+// networks learn to read cells whose card is found a little off; the
+// jitter depends only on seed and the truth file's name. 0 copies: none.
+func (d *Detector) SetTrainingJitter(copies int, seed uint64) {
+	d.jitterCopies, d.jitterSeed = copies, seed
+	d.jitterSrc, d.jitterRng = nil, nil
+	if copies > 0 {
+		d.jitterSrc = rand.NewPCG(seed, seed)
+		d.jitterRng = rand.New(d.jitterSrc)
+	}
+}
+
+// The most a training jitter moves a card along each of its axes (mm)
+// and turns it about its centre (degrees).
+const jitterShiftMM, jitterTurnDeg = 1.5, 1.0
+
+// jitterPose is p moved by up to jitterShiftMM along each axis and turned
+// by up to jitterTurnDeg about the card's centre, uniformly.
+func jitterPose(m cardmodel.Model, p cardPose, rng *rand.Rand) cardPose {
+	du := (2*rng.Float64() - 1) * jitterShiftMM
+	dv := (2*rng.Float64() - 1) * jitterShiftMM
+	a := (2*rng.Float64() - 1) * jitterTurnDeg * math.Pi / 180
+	c := p.at(m.CardWidth/2, m.CardHeight/2, p.origin.Z)
+	cos, sin := math.Cos(a), math.Sin(a)
+	q := cardPose{u: p.u.Scale(cos).Add(p.v.Scale(sin)), v: p.v.Scale(cos).Add(p.u.Scale(-sin))}
+	c = c.Add(p.u.Scale(du)).Add(p.v.Scale(dv))
+	q.origin = c.Add(q.u.Scale(-m.CardWidth / 2)).Add(q.v.Scale(-m.CardHeight / 2))
+	q.origin.Z = p.origin.Z
+	return q
 }
 
 // TrainingCells detects the image of a renderer truth file and returns
@@ -45,6 +84,12 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	}
 	d.keepFeatures = true
 	defer func() { d.keepFeatures = false }()
+	if d.jitterSrc != nil {
+		// an image jitters the same way whatever was read before it
+		h := fnv.New64a()
+		h.Write([]byte(filepath.Base(truthPath)))
+		d.jitterSrc.Seed(h.Sum64(), d.jitterSeed)
+	}
 	res, err := d.DetectFile(filepath.Join(filepath.Dir(truthPath), truth.Image), cam)
 	if err != nil {
 		return nil, err
@@ -54,6 +99,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	for i, c := range res.Cards {
 		used[i] = c.feats == nil // nothing to learn from
 	}
+
 	for _, tc := range truth.Cards {
 		best, bestErr := nearestCard(res.Cards, used, tc.CornersPx)
 		if best < 0 || bestErr >= 60 {
@@ -73,6 +119,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
 				dice := strings.Fields(tc.Building[r][col])
 				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Hidden: hidden[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
+				first := len(out)
 				if len(dice) > 0 {
 					top := dice[len(dice)-1]
 					if len(top) != 2 || !strings.ContainsRune(topMaterials, rune(top[0])) || top[1] < '1' || top[1] > '6' {
@@ -84,6 +131,11 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 					return nil, fmt.Errorf("%s: seat %d: a stack of %d", truthPath, tc.Seat, s.Height)
 				}
 				out = append(out, s)
+				for _, jf := range res.Cards[best].jittered {
+					js := out[first]
+					js.Top, js.Pips, js.Jittered = jf.top[r][col], jf.pips[r][col], true
+					out = append(out, js)
+				}
 			}
 		}
 	}

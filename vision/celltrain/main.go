@@ -71,6 +71,7 @@ func run(args []string) error {
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
+	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm and 1 degree), so the networks learn cards found a little off; validation cells are read as found only")
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -156,8 +157,12 @@ func run(args []string) error {
 			return fmt.Errorf("%s: the bench's stills are not training data", f)
 		}
 	}
+	if *jitter < 0 || *jitter > 4 {
+		return fmt.Errorf("-pose-jitter %d: want 0..4", *jitter)
+	}
 	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide}) // features do not depend on the networks
 	defer d.Close()
+	d.SetTrainingJitter(*jitter, *seed)
 	var train, test []vision.CellSample
 	start := time.Now()
 	for i, f := range files {
@@ -171,7 +176,11 @@ func run(args []string) error {
 		// Frames of a sequence are near copies of each other: they only
 		// train, so that the validation images are independent scenes.
 		if !strings.Contains(filepath.ToSlash(f), "/sequences/") && float64(h.Sum32()%1000)/1000 < *val {
-			test = append(test, cells...)
+			for _, c := range cells {
+				if !c.Jittered {
+					test = append(test, c)
+				}
+			}
 		} else {
 			train = append(train, cells...)
 		}
