@@ -133,9 +133,10 @@ var ConfidenceSteps = []float64{0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 // ConfidenceTally is one step of BenchReport.ByConfidence.
 type ConfidenceTally struct {
 	MinConfidence float64 `json:"min_confidence"`
-	// Stacks is how many stacks the corpus has; Read how many of them were
-	// read as a stack with at least MinConfidence, Right how many of those
-	// wholly right.
+	// Stacks is how many stacks whole_stack counts (on cards found, not
+	// under a hand, not hidden by other dice); Read how many of them were
+	// read as a stack with at least MinConfidence (a cell read empty or
+	// flagged occluded is not), Right how many of those wholly right.
 	Stacks int `json:"stacks"`
 	Read   int `json:"read"`
 	Right  int `json:"right"`

@@ -214,6 +214,7 @@ func TestTrainingCellsJittered(t *testing.T) {
 	defer d.Close()
 	plain, err := d.TrainingCells(last)
 	require.NoError(t, err)
+	require.NotEmpty(t, plain)
 	d.SetTrainingJitter(1, 5)
 	cells, err := d.TrainingCells(last)
 	require.NoError(t, err)
@@ -223,7 +224,8 @@ func TestTrainingCellsJittered(t *testing.T) {
 		assert.False(t, a.Jittered)
 		assert.True(t, b.Jittered)
 		assert.Equal(t, plain[i].Top, a.Top, "the cell as found is read as without jitter")
-		assert.Equal(t, [6]any{a.Seat, a.Row, a.Col, a.Height, a.Material, a.PipsTop}, [6]any{b.Seat, b.Row, b.Col, b.Height, b.Material, b.PipsTop})
+		assert.Equal(t, [9]any{a.Image, a.Seat, a.Row, a.Col, a.Height, a.Material, a.PipsTop, a.Hand, a.Hidden}, [9]any{b.Image, b.Seat, b.Row, b.Col, b.Height, b.Material, b.PipsTop, b.Hand, b.Hidden})
+		assert.NotEqual(t, a.Pips[0], b.Pips[0], "the pip patches are read at the jittered pose too")
 		assert.NotEqual(t, a.Top[0], b.Top[0], "seat %d r%dc%d: the jittered copy samples elsewhere", a.Seat, a.Row+1, a.Col+1)
 	}
 	_, err = d.TrainingCells(files[0])

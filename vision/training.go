@@ -38,7 +38,8 @@ type CellSample struct {
 // SetTrainingJitter makes TrainingCells return, beside each cell, copies
 // read at poses jittered around the card's found one (jitterPose), so the
 // networks learn to read cells whose card is found a little off; the
-// jitter depends only on seed and the truth file's name. 0 copies: none.
+// jitter depends only on seed and the truth file's path as given (the
+// renders of different seeds share file names). 0 copies: none.
 func (d *Detector) SetTrainingJitter(copies int, seed uint64) {
 	d.jitterCopies, d.jitterSeed = copies, seed
 	d.jitterSrc, d.jitterRng = nil, nil
@@ -87,7 +88,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	if d.jitterSrc != nil {
 		// an image jitters the same way whatever was read before it
 		h := fnv.New64a()
-		h.Write([]byte(filepath.Base(truthPath)))
+		h.Write([]byte(truthPath))
 		d.jitterSrc.Seed(h.Sum64(), d.jitterSeed)
 	}
 	res, err := d.DetectFile(filepath.Join(filepath.Dir(truthPath), truth.Image), cam)
@@ -99,7 +100,6 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	for i, c := range res.Cards {
 		used[i] = c.feats == nil // nothing to learn from
 	}
-
 	for _, tc := range truth.Cards {
 		best, bestErr := nearestCard(res.Cards, used, tc.CornersPx)
 		if best < 0 || bestErr >= 60 {
@@ -119,7 +119,6 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
 				dice := strings.Fields(tc.Building[r][col])
 				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Hidden: hidden[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
-				first := len(out)
 				if len(dice) > 0 {
 					top := dice[len(dice)-1]
 					if len(top) != 2 || !strings.ContainsRune(topMaterials, rune(top[0])) || top[1] < '1' || top[1] > '6' {
@@ -132,7 +131,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 				}
 				out = append(out, s)
 				for _, jf := range res.Cards[best].jittered {
-					js := out[first]
+					js := s
 					js.Top, js.Pips, js.Jittered = jf.top[r][col], jf.pips[r][col], true
 					out = append(out, js)
 				}

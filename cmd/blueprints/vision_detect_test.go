@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision"
 )
 
 // stills is the committed corpus of rendered stills with truth.
@@ -147,6 +149,29 @@ func TestVisionBenchJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
 	for _, k := range []string{"card_found", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "height_per_slide", "whole_stack_per_top", "whole_stack_by_confidence", "ms_per_frame_median"} {
 		assert.Contains(t, rep, k)
+	}
+	var stack struct{ Right, Total int }
+	require.NoError(t, json.Unmarshal(rep["whole_stack"], &stack))
+	require.Positive(t, stack.Total)
+	var perTop map[string]struct{ Right, Total int }
+	require.NoError(t, json.Unmarshal(rep["whole_stack_per_top"], &perTop))
+	var topRight, topTotal int
+	for _, tl := range perTop {
+		topRight += tl.Right
+		topTotal += tl.Total
+	}
+	assert.Equal(t, [2]int{stack.Right, stack.Total}, [2]int{topRight, topTotal}, "the tops add up to the stacks")
+	var byConf []struct {
+		MinConfidence float64 `json:"min_confidence"`
+		Stacks, Read  int
+		Right         int
+	}
+	require.NoError(t, json.Unmarshal(rep["whole_stack_by_confidence"], &byConf))
+	require.Len(t, byConf, len(vision.ConfidenceSteps))
+	assert.Equal(t, stack.Total, byConf[0].Stacks)
+	assert.Equal(t, stack.Right, byConf[0].Right, "a stack read wholly right is read as a stack")
+	for i := 1; i < len(byConf); i++ {
+		assert.LessOrEqual(t, byConf[i].Read, byConf[i-1].Read, "surer reads are fewer")
 	}
 	var frames int
 	require.NoError(t, json.Unmarshal(rep["frames"], &frames))

@@ -71,7 +71,7 @@ func run(args []string) error {
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
-	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm and 1 degree), so the networks learn cards found a little off; validation cells are read as found only")
+	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm along each axis and 1 degree), so the networks learn cards found a little off; validation cells are read as found only, and the training cells are measured as found")
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -162,25 +162,22 @@ func run(args []string) error {
 	}
 	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide}) // features do not depend on the networks
 	defer d.Close()
-	d.SetTrainingJitter(*jitter, *seed)
 	var train, test []vision.CellSample
 	start := time.Now()
 	for i, f := range files {
+		validation := isValidation(f, *val)
+		if validation {
+			d.SetTrainingJitter(0, 0) // validation cells are read as found
+		} else {
+			d.SetTrainingJitter(*jitter, *seed)
+		}
 		cells, err := d.TrainingCells(f)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "skip %s: %v\n", f, err)
 			continue
 		}
-		h := fnv.New32a()
-		h.Write([]byte(splitKey(f)))
-		// Frames of a sequence are near copies of each other: they only
-		// train, so that the validation images are independent scenes.
-		if !strings.Contains(filepath.ToSlash(f), "/sequences/") && float64(h.Sum32()%1000)/1000 < *val {
-			for _, c := range cells {
-				if !c.Jittered {
-					test = append(test, c)
-				}
-			}
+		if validation {
+			test = append(test, cells...)
 		} else {
 			train = append(train, cells...)
 		}
@@ -188,7 +185,13 @@ func run(args []string) error {
 			fmt.Fprintf(os.Stderr, "features %d/%d images (%s)\n", i+1, len(files), time.Since(start).Round(time.Second))
 		}
 	}
-	fmt.Printf("%d images: %d training cells, %d validation cells\n", len(files), len(train), len(test))
+	jittered := 0
+	for _, c := range train {
+		if c.Jittered {
+			jittered++
+		}
+	}
+	fmt.Printf("%d images: %d training cells (%d of them read at a jittered pose), %d validation cells\n", len(files), len(train), jittered, len(test))
 
 	report := func(name string) func(int, float64) {
 		return func(ep int, loss float64) {
@@ -454,7 +457,7 @@ func run(args []string) error {
 	for _, set := range []struct {
 		name  string
 		cells []vision.CellSample
-	}{{"training", train}, {"validation", test}} {
+	}{{"training", asFound(train)}, {"validation", test}} {
 		fmt.Printf("%s: %s\n", set.name, measure(top, pipPredict, nil, nil, set.cells))
 		if len(heightPreds) > 0 {
 			fmt.Printf("%s, heights from the cell networks (%d): %s\n", set.name, len(heightPreds), measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), nil, set.cells))
@@ -471,6 +474,28 @@ func run(args []string) error {
 		}
 	}
 	return nil
+}
+
+// isValidation says whether the truth file f is kept out of training and
+// measured: a share val of the stills, by a hash of splitKey(f). Frames of
+// a sequence are near copies of each other: they only train, so that the
+// validation images are independent scenes.
+func isValidation(f string, val float64) bool {
+	h := fnv.New32a()
+	h.Write([]byte(splitKey(f)))
+	return !strings.Contains(filepath.ToSlash(f), "/sequences/") && float64(h.Sum32()%1000)/1000 < val
+}
+
+// asFound is cells without the copies read at jittered poses (what the
+// training cells are measured on).
+func asFound(cells []vision.CellSample) []vision.CellSample {
+	var out []vision.CellSample
+	for _, c := range cells {
+		if !c.Jittered {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // showMisreads makes measure list the stacks whose height it misreads.

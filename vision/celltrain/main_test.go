@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision"
 )
 
 // The networks train side by side, yet each file must depend only on the
@@ -57,4 +60,21 @@ func TestSplitKeyIgnoresSpelling(t *testing.T) {
 		assert.Equal(t, rel, splitKey(p), "%s", p)
 	}
 	assert.NotEqual(t, splitKey(rel), splitKey("build/synth-train/1001/stills/still_0002.json"))
+}
+
+// Sequences only train; stills split by their path's hash, about the share
+// asked for; and the training cells are measured as found, not jittered.
+func TestSplitAndAsFound(t *testing.T) {
+	assert.False(t, isValidation("vision/testdata/synth/sequences/round1_p1/frame_000.json", 1))
+	assert.True(t, isValidation("build/synth-train/1001/stills/still_0001.json", 1))
+	assert.False(t, isValidation("build/synth-train/1001/stills/still_0001.json", 0))
+	n := 0
+	for i := 0; i < 2000; i++ {
+		if isValidation(fmt.Sprintf("build/synth-train/1001/stills/still_%04d.json", i), 0.15) {
+			n++
+		}
+	}
+	assert.InDelta(t, 300, n, 60, "15 %% of 2,000 stills")
+	cells := []vision.CellSample{{Row: 0}, {Row: 0, Jittered: true}, {Row: 1}}
+	assert.Equal(t, []vision.CellSample{{Row: 0}, {Row: 1}}, asFound(cells))
 }
