@@ -11,11 +11,18 @@ import (
 // drawDebug draws on img (a copy the caller owns) what Detect read: each
 // card's outline and seat, each cell's footprint, the top face chosen for
 // each stack, and the reading with its confidence.
+// UnsureBelow is the confidence under which the debug image marks a read
+// unsure (orange instead of cyan): on the four rendered corpora 73-82 %
+// of such reads are wholly right, against 99.4-99.7 % of the surer ones
+// (vision bench's whole_stack_by_confidence).
+const UnsureBelow = 0.7
+
 func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 	m := d.opts.Model
 	yellow := color.RGBA{255, 230, 0, 0}
 	cyan := color.RGBA{0, 230, 255, 0}
 	red := color.RGBA{255, 40, 40, 0}
+	orange := color.RGBA{255, 130, 0, 0}
 	pt := func(p Vec3) image.Point {
 		x, y, _ := cam.Project(p)
 		return image.Pt(int(x+0.5), int(y+0.5))
@@ -48,8 +55,11 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 				fh := m.Die / 2
 				top := [4]image.Point{pt(c.pose.at(cu-fh, cv-fh, zt)), pt(c.pose.at(cu+fh, cv-fh, zt)), pt(c.pose.at(cu+fh, cv+fh, zt)), pt(c.pose.at(cu-fh, cv+fh, zt))}
 				col := cyan
-				if cell.Occluded {
+				switch {
+				case cell.Occluded:
 					col = red
+				case cell.Confidence < UnsureBelow:
+					col = orange
 				}
 				quad(top, col, 2)
 				label := fmt.Sprintf("%dx%s %.2f", cell.Height, cell.Top, cell.Confidence)

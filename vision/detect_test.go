@@ -424,3 +424,37 @@ func TestCountConfidence(t *testing.T) {
 	}
 	assert.Equal(t, want, rep.ByConfidence)
 }
+
+// The debug image draws a sure read's top face cyan, an unsure one's
+// orange (UnsureBelow) and a covered cell's red.
+func TestDebugMarksUnsureReads(t *testing.T) {
+	cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 800}}
+	d := NewDetector(Options{})
+	defer d.Close()
+	m := d.opts.Model
+	c := Card{pose: poseFromRect(m, Vec3{0, 0, m.CardThickness}, Vec3{1, 0, 0})}
+	c.Cells[0][0] = &Cell{Height: 1, Top: "W3", Confidence: 0.95}
+	c.Cells[0][1] = &Cell{Height: 1, Top: "G2", Confidence: UnsureBelow - 0.01}
+	c.Cells[1][0] = &Cell{Occluded: true, Confidence: 0.9}
+	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	d.drawDebug(&img, Result{Cards: []Card{c}}, cam)
+	// the colour of the top face's outline, just inside its top-left corner
+	edge := func(r, col int) [3]uint8 {
+		cu, cv := m.CellCenter(r, col)
+		z := m.CardThickness + float64(c.Cells[r][col].Height)*m.Die
+		var best [3]uint8
+		for du := 0.0; du <= m.Die/2; du += 0.25 { // along the face's top edge
+			x, y, ok := cam.Project(c.pose.at(cu-m.Die/2+du, cv-m.Die/2, z))
+			require.True(t, ok)
+			v := img.GetVecbAt(int(y+0.5), int(x+0.5))
+			if int(v[0])+int(v[1])+int(v[2]) > int(best[0])+int(best[1])+int(best[2]) {
+				best = [3]uint8{v[0], v[1], v[2]}
+			}
+		}
+		return best // B, G, R
+	}
+	assert.Equal(t, [3]uint8{255, 230, 0}, edge(0, 0), "sure: cyan")
+	assert.Equal(t, [3]uint8{0, 130, 255}, edge(0, 1), "unsure: orange")
+	assert.Equal(t, [3]uint8{40, 40, 255}, edge(1, 0), "covered: red")
+}
