@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
-
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 )
@@ -38,7 +37,7 @@ type CellSample struct {
 // SetTrainingJitter makes TrainingCells return, beside each cell, copies
 // read at poses jittered around the card's found one (jitterPose), so the
 // networks learn to read cells whose card is found a little off; the
-// jitter depends only on seed and the truth file's path as given (the
+// jitter depends only on seed and the truth file's TrainingKey (the
 // renders of different seeds share file names). 0 copies: none.
 func (d *Detector) SetTrainingJitter(copies int, seed uint64) {
 	d.jitterCopies, d.jitterSeed = copies, seed
@@ -47,6 +46,29 @@ func (d *Detector) SetTrainingJitter(copies int, seed uint64) {
 		d.jitterSrc = rand.NewPCG(seed, seed)
 		d.jitterRng = rand.New(d.jitterSrc)
 	}
+}
+
+// TrainingKey names a training file the same however its path is spelt:
+// its path as seen from the working directory (as `make cell-model`, run
+// from the repository's root, names it), so that
+// "/abs/repo/build/synth-train/..." and "build/synth-train/..." are one
+// key. vision/celltrain splits training from validation by it, and the
+// training jitter is seeded by it. (Run from another folder, the keys
+// differ: run celltrain from the repository's root.)
+func TrainingKey(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
 }
 
 // The most a training jitter moves a card along each of its axes (mm)
@@ -88,7 +110,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 	if d.jitterSrc != nil {
 		// an image jitters the same way whatever was read before it
 		h := fnv.New64a()
-		h.Write([]byte(truthPath))
+		h.Write([]byte(TrainingKey(truthPath)))
 		d.jitterSrc.Seed(h.Sum64(), d.jitterSeed)
 	}
 	res, err := d.DetectFile(filepath.Join(filepath.Dir(truthPath), truth.Image), cam)

@@ -185,13 +185,8 @@ func run(args []string) error {
 			fmt.Fprintf(os.Stderr, "features %d/%d images (%s)\n", i+1, len(files), time.Since(start).Round(time.Second))
 		}
 	}
-	jittered := 0
-	for _, c := range train {
-		if c.Jittered {
-			jittered++
-		}
-	}
-	fmt.Printf("%d images: %d training cells (%d of them read at a jittered pose), %d validation cells\n", len(files), len(train), jittered, len(test))
+	trainFound := asFound(train)
+	fmt.Printf("%d images: %d training cells (%d of them read at a jittered pose), %d validation cells\n", len(files), len(train), len(train)-len(trainFound), len(test))
 
 	report := func(name string) func(int, float64) {
 		return func(ep int, loss float64) {
@@ -457,7 +452,7 @@ func run(args []string) error {
 	for _, set := range []struct {
 		name  string
 		cells []vision.CellSample
-	}{{"training", asFound(train)}, {"validation", test}} {
+	}{{"training", trainFound}, {"validation", test}} {
 		fmt.Printf("%s: %s\n", set.name, measure(top, pipPredict, nil, nil, set.cells))
 		if len(heightPreds) > 0 {
 			fmt.Printf("%s, heights from the cell networks (%d): %s\n", set.name, len(heightPreds), measure(top, pipPredict, meanPredictor(heightPreds, vision.HeightClasses), nil, set.cells))
@@ -609,26 +604,8 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 		pct(occ, nocc), nocc, n, pct(hOK, n), pct(mOK, n), pct(pOK, n), pct(all, n), pct(mGivenH, hOK), pct(pGivenH, hOK), pct(pipTrue, n), per.String(), pct(flagged, covered), covered, pct(falseFlag, clearCells), clearCells)
 }
 
-// splitKey is what decides whether an image validates: its path as seen
-// from the working directory (as `make cell-model`, run from the
-// repository's root, names it), so that "/abs/repo/build/synth-train/..."
-// and "build/synth-train/..." fall on the same side. (The split hashed the
-// path as given until 2026-11-24: a run given the absolute path measured
-// the committed networks on images they had learned from.) Run from
-// another folder, the split differs: run celltrain from the repository's
-// root to measure the committed networks.
-func splitKey(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	return filepath.ToSlash(rel)
-}
+// splitKey is what decides whether an image validates: vision.TrainingKey,
+// its path as seen from the working directory. (The split hashed the path
+// as given until 2026-11-24: a run given the absolute path measured the
+// committed networks on images they had learned from.)
+func splitKey(path string) string { return vision.TrainingKey(path) }
