@@ -56,6 +56,20 @@ func (t *truthFile) conditions() []string {
 	return c
 }
 
+// brokenRule names the placement rule a stack of dice (bottom to top, as
+// "W3") on row r, column col of a card with blueprint bp ("X1/31/1X", X
+// hatched) breaks: "hatched-cell", "die-on-higher-value" (its top die on
+// a higher value), else "legal".
+func brokenRule(bp string, r, col int, dice []string) string {
+	if rows := strings.Split(bp, "/"); r < len(rows) && col < len(rows[r]) && rows[r][col] == 'X' {
+		return "hatched-cell"
+	}
+	if n := len(dice); n >= 2 && len(dice[n-1]) == 2 && len(dice[n-2]) == 2 && dice[n-1][1] < dice[n-2][1] {
+		return "die-on-higher-value"
+	}
+	return "legal"
+}
+
 // Tally counts right answers of one attribute.
 type Tally struct {
 	Right int     `json:"right"`
@@ -111,6 +125,11 @@ type BenchReport struct {
 	// StackPerTop is whole-stack accuracy by the true top die's material
 	// (a clear glass top shows the dice below it through itself).
 	StackPerTop map[string]Tally `json:"whole_stack_per_top"`
+	// StackPerRule is whole-stack accuracy by the placement rule the
+	// stack breaks (engine's names): "hatched-cell" (standing on a hatched
+	// cell), "die-on-higher-value" (its top die on a higher value), or
+	// "legal" — renders with bprender --mistakes hold the first two.
+	StackPerRule map[string]Tally `json:"whole_stack_per_rule"`
 	// ByConfidence says what a reader that trusts only sure reads gets:
 	// for each least confidence (ConfidenceSteps), how many of the stacks
 	// (those whole_stack counts) were read as a stack at least that sure,
@@ -151,7 +170,7 @@ type ConfidenceTally struct {
 // Bench runs Detect on every image of dir that has a truth file beside it
 // (NAME.json next to the image it names) and compares.
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
-	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}}
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}}
 	rep.ByConfidence = make([]ConfidenceTally, len(ConfidenceSteps))
 	for i, c := range ConfidenceSteps {
 		rep.ByConfidence[i].MinConfidence = c
@@ -277,6 +296,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					pt := rep.StackPerTop[mkey]
 					pt.add(okH && okM && okP)
 					rep.StackPerTop[mkey] = pt
+					rule := brokenRule(tc.Blueprint, r, col, dice)
+					pr := rep.StackPerRule[rule]
+					pr.add(okH && okM && okP)
+					rep.StackPerRule[rule] = pr
 					for _, cond := range truth.conditions() {
 						t := rep.PerCondition[cond]
 						t.add(okH && okM && okP)
@@ -335,6 +358,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for k, t := range rep.PerMaterial {
 		t.finish()
 		rep.PerMaterial[k] = t
+	}
+	for k, t := range rep.StackPerRule {
+		t.finish()
+		rep.StackPerRule[k] = t
 	}
 	for k, t := range rep.StackPerTop {
 		t.finish()

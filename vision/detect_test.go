@@ -458,3 +458,21 @@ func TestDebugMarksUnsureReads(t *testing.T) {
 	assert.Equal(t, [3]uint8{0, 130, 255}, edge(0, 1), "unsure: orange")
 	assert.Equal(t, [3]uint8{40, 40, 255}, edge(1, 0), "covered: red")
 }
+
+func TestBrokenRule(t *testing.T) {
+	for _, c := range []struct {
+		bp     string
+		r, col int
+		dice   []string
+		want   string
+	}{
+		{"X1/31/1X", 0, 0, []string{"W1"}, "hatched-cell"},
+		{"X1/31/1X", 2, 1, []string{"W1", "G4"}, "hatched-cell"},
+		{"X1/31/1X", 1, 0, []string{"S5", "G2"}, "die-on-higher-value"},
+		{"X1/31/1X", 1, 0, []string{"S2", "G2"}, "legal"},
+		{"X1/31/1X", 0, 1, []string{"R6"}, "legal"},
+		{"bad", 0, 0, []string{"R6"}, "legal"},
+	} {
+		assert.Equal(t, c.want, brokenRule(c.bp, c.r, c.col, c.dice), "%s r%dc%d %v", c.bp, c.r, c.col, c.dice)
+	}
+}

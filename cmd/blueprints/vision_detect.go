@@ -317,6 +317,11 @@ median milliseconds per frame.
 					line("whole, "+string(m)+" top", t)
 				}
 			}
+			for _, r := range []string{"hatched-cell", "die-on-higher-value"} {
+				if t, ok := rep.StackPerRule[r]; ok {
+					line("whole, "+r, t)
+				}
+			}
 			fmt.Fprintln(out, "  reads at least this sure: share of stacks read so, wholly right, empty cells read as stacks")
 			for _, c := range rep.ByConfidence {
 				fmt.Fprintf(out, "    >= %.1f  %5.1f%%  %6.2f%%  (%d/%d)  %d\n", c.MinConfidence, 100*c.ReadShare, 100*c.Rate, c.Right, c.Read, c.EmptyAsStack)

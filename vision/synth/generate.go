@@ -42,6 +42,13 @@ type Options struct {
 	// die): training renders for the hardest top. At 0 no random number is
 	// drawn for it, so every seed's scenes stay as they were.
 	GlassTops float64
+	// Mistakes is the chance that a card's building breaks a placement
+	// rule the way a careless hand does (the mistakes the companion must
+	// catch): a stack of 1-3 dice on a hatched cell (on a card whose
+	// blueprint has one; the building may then hold more than 6 dice), or
+	// else a stack whose top die stands on a higher value. At 0 no random
+	// number is drawn for it, so every seed's scenes stay as they were.
+	Mistakes float64
 }
 
 // ErrGenerate is wrapped when no scene satisfying the framing rules could be
@@ -295,6 +302,10 @@ func (g *gen) stackValues(n int) []int {
 // fillBuilding builds stacks on a card and places their dice.
 func (g *gen) fillBuilding(c *Card) {
 	h := g.heights(c.Layout)
+	onHigher := [2]int{-1, -1}
+	if g.opt.Mistakes > 0 && g.rng.Float64() < g.opt.Mistakes {
+		onHigher = g.mistake(c.Layout, &h)
+	}
 	for r := 0; r < 3; r++ {
 		for col := 0; col < 2; col++ {
 			n := h[r][col]
@@ -303,6 +314,12 @@ func (g *gen) fillBuilding(c *Card) {
 			}
 			g.bal.Heights[n]++
 			vals := g.stackValues(n)
+			if onHigher == [2]int{r, col} {
+				// the top die on a higher value: top t, the die under it
+				// above t
+				t := 1 + g.rng.IntN(5)
+				vals[n-1], vals[n-2] = t, t+1+g.rng.IntN(6-t)
+			}
 			g.bal.TopPips[vals[n-1]]++
 			st := make(Stack, n)
 			for k := range st {
@@ -320,6 +337,41 @@ func (g *gen) fillBuilding(c *Card) {
 			}
 		}
 	}
+}
+
+// mistake changes the heights h of a card with layout l so that its
+// building breaks a placement rule: a stack of 1-3 dice on a hatched cell
+// (six times in ten, where the card has one), or else it returns a cell
+// whose top die must stand on a higher value (a stack of at least two, made
+// so on an open cell where no stack is that high).
+func (g *gen) mistake(l Layout, h *[3][2]int) (onHigher [2]int) {
+	var hatched, open, tall [][2]int
+	for r := 0; r < 3; r++ {
+		for c := 0; c < 2; c++ {
+			switch {
+			case l[r][c] == Hatched:
+				hatched = append(hatched, [2]int{r, c})
+			case h[r][c] >= 2:
+				tall = append(tall, [2]int{r, c})
+			default:
+				open = append(open, [2]int{r, c})
+			}
+		}
+	}
+	if len(hatched) > 0 && g.rng.Float64() < 0.6 {
+		rc := hatched[g.rng.IntN(len(hatched))]
+		h[rc[0]][rc[1]] = 1 + g.rng.IntN(3)
+		return [2]int{-1, -1}
+	}
+	if len(tall) > 0 {
+		return tall[g.rng.IntN(len(tall))]
+	}
+	if len(open) == 0 {
+		return [2]int{-1, -1}
+	}
+	rc := open[g.rng.IntN(len(open))]
+	h[rc[0]][rc[1]] = 2
+	return rc
 }
 
 // addDie puts a die on top of cell (r, col), as a hand leaves it: a little

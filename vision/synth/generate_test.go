@@ -287,3 +287,51 @@ func TestGlassTops(t *testing.T) {
 		assert.LessOrEqual(t, n, 8, "seed %d: glass dice on the cards", seed)
 	}
 }
+
+// Mistakes makes buildings that break a placement rule — a stack on a
+// hatched cell or a top die on a higher value — with the dice posed to
+// match; without it every building is legal, and the same seed's scene
+// is unchanged by the option being there at 0.
+func TestMistakes(t *testing.T) {
+	opt := stillOptions(t)
+	opt.Mistakes = 1
+	hatched, onHigher, cards := 0, 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		sc, err := Generate(seed, opt)
+		require.NoError(t, err)
+		for ci, c := range sc.Cards {
+			cards++
+			broken := false
+			for r := 0; r < 3; r++ {
+				for col := 0; col < 2; col++ {
+					st := c.Building[r][col]
+					require.Len(t, c.Dice[r][col], len(st))
+					for k, d := range c.Dice[r][col] {
+						assert.Equal(t, st[k], d.Die)
+						assert.Equal(t, d.Pips, TopValue(d.Rot), "seed %d: pose shows the die's value on top", seed)
+					}
+					if len(st) > 0 && c.Layout[r][col] == Hatched {
+						hatched++
+						broken = true
+					}
+					if n := len(st); n >= 2 && st[n-1].Pips < st[n-2].Pips {
+						onHigher++
+						broken = true
+					}
+				}
+			}
+			assert.True(t, broken, "seed %d card %d: building %v breaks no rule", seed, ci, c.Building)
+		}
+	}
+	assert.Positive(t, hatched, "stacks on hatched cells")
+	assert.Positive(t, onHigher, "tops on a higher value")
+	t.Logf("%d cards: %d stacks on hatched cells, %d tops on a higher value", cards, hatched, onHigher)
+
+	plain, err := Generate(7, stillOptions(t))
+	require.NoError(t, err)
+	opt.Mistakes = 0
+	again, err := Generate(7, opt)
+	require.NoError(t, err)
+	assert.Equal(t, plain, again)
+	checkBuilding(t, again, "mistakes 0")
+}

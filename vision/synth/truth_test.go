@@ -73,12 +73,17 @@ func TestReadTruthRejects(t *testing.T) {
 	}
 }
 
+// A stack on a hatched cell is a mistake the renderer makes on purpose
+// (Options.Mistakes), so the truth keeps it; a malformed stack there is
+// still refused.
 func TestReadTruthHatchedCell(t *testing.T) {
 	tr := &Truth{Format: TruthFormat, Width: 10, Height: 10, Camera: TruthCamera{Fx: 1, Fy: 1, R: Identity3()},
 		Cards: []TruthCard{{Blueprint: "X1/31/1X", Building: [][]string{{"W1", ""}, {"", ""}, {"", ""}}}}}
+	require.NoError(t, tr.Validate())
+	tr.Cards[0].Building[0][0] = "W9"
 	err := tr.Validate()
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "hatched")
+	assert.Contains(t, err.Error(), "row 0 col 0")
 }
 
 func TestReadTruthFileMissing(t *testing.T) {
