@@ -48,6 +48,9 @@ func TestBadFlags(t *testing.T) {
 		assert.Error(t, run(args), "%q", args)
 	}
 	assert.ErrorContains(t, run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-pip-convs", "4,x"}), "conv widths")
+	for _, dir := range []string{"../testdata/synth/stills", "../testdata/synth-mistakes"} {
+		assert.ErrorContains(t, run([]string{"-data", dir, "-eval", "-out-pips", "../model/pips.cnn"}), "not training data", "%s: measured by the corpus tests", dir)
+	}
 }
 
 // The train/validation split must not depend on how the data folder is

@@ -42,8 +42,12 @@ type CorpusItem struct {
 
 // Manifest summarises a corpus (manifest.json).
 type Manifest struct {
-	Format    string         `json:"format"`
-	Seed      uint64         `json:"seed"`
+	Format string `json:"format"`
+	Seed   uint64 `json:"seed"`
+	// GlassTops and Mistakes are the generator's options of those names
+	// the corpus was made with (absent: 0).
+	GlassTops float64        `json:"glass_tops,omitempty"`
+	Mistakes  float64        `json:"mistakes,omitempty"`
 	Stills    int            `json:"stills"`
 	Sequences []ManifestSeq  `json:"sequences"`
 	Images    int            `json:"images"`
@@ -193,7 +197,7 @@ func BuildManifest(co CorpusOptions, items []CorpusItem) (*Manifest, error) {
 		Materials: map[string]int{}, TopPips: map[string]int{}, Pips: map[string]int{}, Heights: map[string]int{},
 		Players: map[string]int{}, Tables: map[string]int{}, Resolutions: map[string]int{}, Lights: map[string]int{},
 	}
-	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed}
+	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed, GlassTops: co.Options.GlassTops, Mistakes: co.Options.Mistakes}
 	seqs := map[string]*ManifestSeq{}
 	for _, it := range items {
 		man.Images++
