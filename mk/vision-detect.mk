@@ -4,13 +4,19 @@ TEST_PACKAGES += libopencv-dev pkg-config
 RUN_PACKAGES  += libopencv-dev pkg-config
 TEST_TARGETS  += test-matprofile-detect
 
-.PHONY: test-matprofile-detect vision-bench
+.PHONY: test-matprofile-detect vision-bench vision-bench-mistakes
 test-matprofile-detect: test-deps
 	$(GO) test -count=1 -tags matprofile -run 'TestNoMatLeaks|TestDetectBadInput' ./vision/
 
 # Accuracy of detect over the committed corpus of rendered stills.
 vision-bench: test-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus vision/testdata/synth/stills
+
+# The same over the committed stills whose every card's building breaks a
+# placement rule (a stack on a hatched cell, a top die on a higher value):
+# bprender corpus --seed 5 --stills 60 --sequences "" --mistakes 1.
+vision-bench-mistakes: test-deps
+	$(GO) run ./cmd/blueprints vision bench --corpus vision/testdata/synth-mistakes/stills
 
 # A second corpus for choosing how the reader reads (gates, views, rules),
 # so that such choices are not made on the bench corpus they are then

@@ -476,3 +476,27 @@ func TestBrokenRule(t *testing.T) {
 		assert.Equal(t, c.want, brokenRule(c.bp, c.r, c.col, c.dice), "%s r%dc%d %v", c.bp, c.r, c.col, c.dice)
 	}
 }
+
+const mistakesCorpus = "testdata/synth-mistakes/stills"
+
+// TestDetectOnMistakes runs the detector over the committed stills whose
+// every card's building breaks a placement rule (bprender --mistakes 1): a
+// stack on a hatched cell, or a top die on a higher value. These are the
+// placements the companion exists to flag, so the reader must read them as
+// well as any other; it is held to just below what it reached.
+func TestDetectOnMistakes(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	rep, err := d.Bench(mistakesCorpus, 0)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, rep.Frames, 60)
+	hatched, onHigher := rep.StackPerRule["hatched-cell"], rep.StackPerRule["die-on-higher-value"]
+	t.Logf("frames %d: whole stack %d/%d, on hatched cells %d/%d, tops on a higher value %d/%d, empty/occupied %d/%d",
+		rep.Frames, rep.Stack.Right, rep.Stack.Total, hatched.Right, hatched.Total, onHigher.Right, onHigher.Total, rep.Occupancy.Right, rep.Occupancy.Total)
+	require.GreaterOrEqual(t, hatched.Total, 40, "stacks on hatched cells in the corpus")
+	require.GreaterOrEqual(t, onHigher.Total, 30, "tops on a higher value in the corpus")
+	assert.GreaterOrEqual(t, hatched.Rate, minMistakeHatched, "stacks on hatched cells read wholly right")
+	assert.GreaterOrEqual(t, onHigher.Rate, minMistakeOnHigher, "tops on a higher value read wholly right")
+	assert.GreaterOrEqual(t, rep.Stack.Rate, minMistakeStack, "whole stack")
+	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, minMistakeCardFound, "uncovered cards found")
+}

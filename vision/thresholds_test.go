@@ -14,3 +14,12 @@ const (
 	minHiddenFlagged      = 0.70
 	minNotFalselyOccluded = 0.9985
 )
+
+// The same on the committed stills whose buildings break a placement rule
+// (vision/testdata/synth-mistakes, bprender --mistakes 1, seed 5).
+const (
+	minMistakeStack     = 0.93
+	minMistakeHatched   = 0.94
+	minMistakeOnHigher  = 0.97
+	minMistakeCardFound = 0.99
+)
