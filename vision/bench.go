@@ -130,6 +130,10 @@ type BenchReport struct {
 	// cell), "die-on-higher-value" (its top die on a higher value), or
 	// "legal" — renders with bprender --mistakes hold the first two.
 	StackPerRule map[string]Tally `json:"whole_stack_per_rule"`
+	// StackPerCrowding is whole-stack accuracy by how many of the card's
+	// six cells hold a stack (in the truth): on a crowded card the grid's
+	// lines and the blue between the stacks are hidden.
+	StackPerCrowding map[string]Tally `json:"whole_stack_per_stacks_on_card"`
 	// ByConfidence says what a reader that trusts only sure reads gets:
 	// for each least confidence (ConfidenceSteps), how many of the stacks
 	// (those whole_stack counts) were read as a stack at least that sure,
@@ -170,7 +174,7 @@ type ConfidenceTally struct {
 // Bench runs Detect on every image of dir that has a truth file beside it
 // (NAME.json next to the image it names) and compares.
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
-	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}}
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}, StackPerCrowding: map[string]Tally{}}
 	rep.ByConfidence = make([]ConfidenceTally, len(ConfidenceSteps))
 	for i, c := range ConfidenceSteps {
 		rep.ByConfidence[i].MinConfidence = c
@@ -234,6 +238,14 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			for _, tcell := range tc.Cells {
 				if tcell.Dice >= HiddenByDice {
 					hidden[[2]int{tcell.Row, tcell.Col}] = true
+				}
+			}
+			crowd := 0
+			for _, row := range tc.Building {
+				for _, st := range row {
+					if strings.TrimSpace(st) != "" {
+						crowd++
+					}
 				}
 			}
 			for r := 0; r < 3 && r < len(tc.Building); r++ {
@@ -300,6 +312,9 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					pr := rep.StackPerRule[rule]
 					pr.add(okH && okM && okP)
 					rep.StackPerRule[rule] = pr
+					pc := rep.StackPerCrowding[fmt.Sprint(crowd)]
+					pc.add(okH && okM && okP)
+					rep.StackPerCrowding[fmt.Sprint(crowd)] = pc
 					for _, cond := range truth.conditions() {
 						t := rep.PerCondition[cond]
 						t.add(okH && okM && okP)
@@ -362,6 +377,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for k, t := range rep.StackPerRule {
 		t.finish()
 		rep.StackPerRule[k] = t
+	}
+	for k, t := range rep.StackPerCrowding {
+		t.finish()
+		rep.StackPerCrowding[k] = t
 	}
 	for k, t := range rep.StackPerTop {
 		t.finish()

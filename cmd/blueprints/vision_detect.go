@@ -317,6 +317,11 @@ median milliseconds per frame.
 					line("whole, "+string(m)+" top", t)
 				}
 			}
+			for n := 1; n <= 6; n++ {
+				if t, ok := rep.StackPerCrowding[fmt.Sprint(n)]; ok {
+					line(fmt.Sprintf("whole, %d on card", n), t)
+				}
+			}
 			for _, r := range []string{"hatched-cell", "die-on-higher-value"} {
 				if t, ok := rep.StackPerRule[r]; ok {
 					line("whole, "+r, t)

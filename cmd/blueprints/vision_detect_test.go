@@ -147,7 +147,7 @@ func TestVisionBenchJSON(t *testing.T) {
 	require.Equal(t, 0, code, msg)
 	var rep map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
-	for _, k := range []string{"card_found", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "height_per_slide", "whole_stack_per_top", "whole_stack_per_rule", "whole_stack_by_confidence", "ms_per_frame_median"} {
+	for _, k := range []string{"card_found", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "height_per_slide", "whole_stack_per_top", "whole_stack_per_rule", "whole_stack_per_stacks_on_card", "whole_stack_by_confidence", "ms_per_frame_median"} {
 		assert.Contains(t, rep, k)
 	}
 	var stack struct{ Right, Total int }
@@ -164,6 +164,15 @@ func TestVisionBenchJSON(t *testing.T) {
 	var perRule map[string]struct{ Right, Total int }
 	require.NoError(t, json.Unmarshal(rep["whole_stack_per_rule"], &perRule))
 	assert.Equal(t, [2]int{stack.Right, stack.Total}, [2]int{perRule["legal"].Right, perRule["legal"].Total}, "the committed stills' buildings are all legal")
+	var perCrowd map[string]struct{ Right, Total int }
+	require.NoError(t, json.Unmarshal(rep["whole_stack_per_stacks_on_card"], &perCrowd))
+	var crowdRight, crowdTotal int
+	for k, tl := range perCrowd {
+		assert.Contains(t, []string{"1", "2", "3", "4", "5", "6"}, k, "stacks on a card")
+		crowdRight += tl.Right
+		crowdTotal += tl.Total
+	}
+	assert.Equal(t, [2]int{stack.Right, stack.Total}, [2]int{crowdRight, crowdTotal}, "the cards' stack counts add up to the stacks")
 	var byConf []struct {
 		MinConfidence float64 `json:"min_confidence"`
 		Stacks, Read  int
