@@ -44,10 +44,11 @@ type CorpusItem struct {
 type Manifest struct {
 	Format string `json:"format"`
 	Seed   uint64 `json:"seed"`
-	// GlassTops and Mistakes are the generator's options of those names
+	// GlassTops, Mistakes and MaxYaw are the generator's options of those names
 	// the corpus was made with (absent: 0).
 	GlassTops float64        `json:"glass_tops,omitempty"`
 	Mistakes  float64        `json:"mistakes,omitempty"`
+	MaxYaw    float64        `json:"max_yaw,omitempty"`
 	Stills    int            `json:"stills"`
 	Sequences []ManifestSeq  `json:"sequences"`
 	Images    int            `json:"images"`
@@ -197,7 +198,7 @@ func BuildManifest(co CorpusOptions, items []CorpusItem) (*Manifest, error) {
 		Materials: map[string]int{}, TopPips: map[string]int{}, Pips: map[string]int{}, Heights: map[string]int{},
 		Players: map[string]int{}, Tables: map[string]int{}, Resolutions: map[string]int{}, Lights: map[string]int{},
 	}
-	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed, GlassTops: co.Options.GlassTops, Mistakes: co.Options.Mistakes}
+	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed, GlassTops: co.Options.GlassTops, Mistakes: co.Options.Mistakes, MaxYaw: co.Options.MaxYaw}
 	seqs := map[string]*ManifestSeq{}
 	for _, it := range items {
 		man.Images++

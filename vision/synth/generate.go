@@ -49,6 +49,11 @@ type Options struct {
 	// else a stack whose top die stands on a higher value. At 0 no random
 	// number is drawn for it, so every seed's scenes stay as they were.
 	Mistakes float64
+	// MaxYaw is how far (degrees, either way) a die placed on a card may
+	// be turned from the card's axes; 0 means 5, a careful hand. Dice of
+	// neighbouring cells turned far may touch or overlap a little: the
+	// renderer does not push them apart.
+	MaxYaw float64
 }
 
 // ErrGenerate is wrapped when no scene satisfying the framing rules could be
@@ -383,7 +388,11 @@ func (g *gen) addDie(c *Card, r, col int, d Die) PlacedDie {
 	slack := math.Max(0, (m.Cell-m.Die)/2-0.4)
 	off := math.Min(slack, 0.7)
 	ctr := c.Point(m, u+g.uni(-off, off), v+g.uni(-off, off), m.CardThickness+(float64(k)+0.5)*m.Die)
-	yaw := g.uni(-5, 5)
+	maxYaw := g.opt.MaxYaw
+	if maxYaw == 0 {
+		maxYaw = 5
+	}
+	yaw := g.uni(-maxYaw, maxYaw)
 	pd := g.poseDie(d, ctr, c.Angle*180/math.Pi+yaw)
 	pd.Yaw = yaw
 	c.Dice[r][col] = append(c.Dice[r][col], pd)

@@ -335,3 +335,37 @@ func TestMistakes(t *testing.T) {
 	assert.Equal(t, plain, again)
 	checkBuilding(t, again, "mistakes 0")
 }
+
+// MaxYaw turns the dice on the cards further from the card's axes (a less
+// careful hand); 0 keeps the 5 degrees of every earlier scene.
+func TestMaxYaw(t *testing.T) {
+	most := func(opt Options) float64 {
+		m := 0.0
+		for seed := uint64(1); seed <= 20; seed++ {
+			sc, err := Generate(seed, opt)
+			require.NoError(t, err)
+			for _, c := range sc.Cards {
+				for r := range c.Dice {
+					for col := range c.Dice[r] {
+						for _, d := range c.Dice[r][col] {
+							m = math.Max(m, math.Abs(d.Yaw))
+						}
+					}
+				}
+			}
+		}
+		return m
+	}
+	opt := stillOptions(t)
+	assert.LessOrEqual(t, most(opt), 5.0)
+	assert.Greater(t, most(opt), 4.0)
+	opt.MaxYaw = 20
+	assert.LessOrEqual(t, most(opt), 20.0)
+	assert.Greater(t, most(opt), 15.0)
+	plain, err := Generate(3, stillOptions(t))
+	require.NoError(t, err)
+	opt.MaxYaw = 5
+	same, err := Generate(3, opt)
+	require.NoError(t, err)
+	assert.Equal(t, plain.Cards, same.Cards, "MaxYaw 5 is the default")
+}
