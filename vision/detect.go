@@ -125,6 +125,9 @@ type Detector struct {
 	jitterSeed   uint64
 	jitterSrc    *rand.PCG
 	jitterRng    *rand.Rand
+	// training only: the most (degrees, either way) each pip patch is
+	// turned about its cell's centre (SetTrainingJitter)
+	pipTurnDeg float64
 
 	// optional: heights from the whole cell at once, the mean of one or
 	// more networks' probabilities

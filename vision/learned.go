@@ -150,6 +150,12 @@ func (d *Detector) levelSlide(cam Camera, p cardPose, cu, cv, z float64) (du, dv
 // pipFeatures fills x (d.pipSide² long) with the top face of a stack h
 // high on cell (row, col), grey, zero mean and unit variance.
 func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []float32) {
+	d.turnedPipFeatures(cam, p, row, col, h, 0, x)
+}
+
+// turnedPipFeatures is pipFeatures with the patch turned by turn radians
+// about the cell's centre: a die turned so on its cell is seen square.
+func (d *Detector) turnedPipFeatures(cam Camera, p cardPose, row, col, h int, turn float64, x []float32) {
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	z := m.CardThickness + float64(h)*m.Die
@@ -157,10 +163,12 @@ func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []floa
 	var sum float64
 	side := d.pipSide
 	fs := float64(side)
+	cs, sn := math.Cos(turn), math.Sin(turn)
 	for i := 0; i < side; i++ {
-		v := cv + (float64(i)+0.5-fs/2)/fs*pipSpan*m.Die
+		dv := (float64(i) + 0.5 - fs/2) / fs * pipSpan * m.Die
 		for j := 0; j < side; j++ {
-			u := cu + (float64(j)+0.5-fs/2)/fs*pipSpan*m.Die
+			du := (float64(j) + 0.5 - fs/2) / fs * pipSpan * m.Die
+			u, v := cu+cs*du-sn*dv, cv+sn*du+cs*dv
 			var g float64
 			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
 				g = d.img.gray(px, py)
@@ -286,7 +294,11 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 				f.top[r][col][h-1] = make([]float32, TopInputs)
 				d.topFeatures(cam, p, bg, r, col, h, &shares[r][col], f.top[r][col][h-1])
 				f.pips[r][col][h-1] = make([]float32, d.pipSide*d.pipSide)
-				d.pipFeatures(cam, p, r, col, h, f.pips[r][col][h-1])
+				turn := 0.0
+				if d.pipTurnDeg > 0 && d.jitterRng != nil {
+					turn = (2*d.jitterRng.Float64() - 1) * d.pipTurnDeg * math.Pi / 180
+				}
+				d.turnedPipFeatures(cam, p, r, col, h, turn, f.pips[r][col][h-1])
 			}
 		}
 	}

@@ -215,7 +215,7 @@ func TestTrainingCellsJittered(t *testing.T) {
 	plain, err := d.TrainingCells(last)
 	require.NoError(t, err)
 	require.NotEmpty(t, plain)
-	d.SetTrainingJitter(1, 5)
+	d.SetTrainingJitter(1, 0, 5)
 	cells, err := d.TrainingCells(last)
 	require.NoError(t, err)
 	require.Len(t, cells, 2*len(plain))
@@ -233,10 +233,46 @@ func TestTrainingCellsJittered(t *testing.T) {
 	again, err := d.TrainingCells(last)
 	require.NoError(t, err)
 	assert.Equal(t, cells, again)
-	d.SetTrainingJitter(0, 0)
+	d.SetTrainingJitter(0, 0, 0)
 	none, err := d.TrainingCells(last)
 	require.NoError(t, err)
 	assert.Equal(t, plain, none)
+}
+
+// A training pip turn turns only the pip patches, differently for each,
+// the same way for an image whatever was read before; the top features and
+// the truth stay as found.
+func TestTrainingPipTurn(t *testing.T) {
+	const seq = "testdata/synth/sequences/round2_p2"
+	files, _ := filepath.Glob(filepath.Join(seq, "frame_*.json"))
+	require.Greater(t, len(files), 1)
+	last := files[len(files)-1]
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	plain, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	require.NotEmpty(t, plain)
+	d.SetTrainingJitter(0, 15, 5)
+	turned, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	require.Len(t, turned, len(plain))
+	changed := 0
+	for i := range plain {
+		assert.Equal(t, plain[i].Top, turned[i].Top, "top features as found")
+		assert.Equal(t, plain[i].Height, turned[i].Height)
+		assert.False(t, turned[i].Jittered)
+		for h := range plain[i].Pips {
+			if !assert.ObjectsAreEqual(plain[i].Pips[h], turned[i].Pips[h]) {
+				changed++
+			}
+		}
+	}
+	assert.Greater(t, changed, len(plain)*MaxStack*9/10, "nearly every pip patch is turned")
+	_, err = d.TrainingCells(files[0])
+	require.NoError(t, err)
+	again, err := d.TrainingCells(last)
+	require.NoError(t, err)
+	assert.Equal(t, turned, again)
 }
 
 func TestPipFeaturesAreNormalised(t *testing.T) {

@@ -39,10 +39,15 @@ type CellSample struct {
 // networks learn to read cells whose card is found a little off; the
 // jitter depends only on seed and the truth file's TrainingKey (the
 // renders of different seeds share file names). 0 copies: none.
-func (d *Detector) SetTrainingJitter(copies int, seed uint64) {
-	d.jitterCopies, d.jitterSeed = copies, seed
+//
+// pipTurnDeg > 0 also turns each pip patch about its cell's centre by up
+// to that many degrees either way (uniformly, a new turn for every patch),
+// so the pip network learns dice a hand left turned on their cells (the
+// renders turn them by at most 5 degrees; bprender --max-yaw more).
+func (d *Detector) SetTrainingJitter(copies int, pipTurnDeg float64, seed uint64) {
+	d.jitterCopies, d.jitterSeed, d.pipTurnDeg = copies, seed, pipTurnDeg
 	d.jitterSrc, d.jitterRng = nil, nil
-	if copies > 0 {
+	if copies > 0 || pipTurnDeg > 0 {
 		d.jitterSrc = rand.NewPCG(seed, seed)
 		d.jitterRng = rand.New(d.jitterSrc)
 	}

@@ -72,6 +72,7 @@ func run(args []string) error {
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
 	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm along each axis and 1 degree), so the networks learn cards found a little off; validation cells are read as found only, and the training cells are measured as found")
+	pipTurn := fl.Float64("pip-turn", 0, "turn each training pip patch about its cell's centre by up to this many degrees either way, so the pip network learns dice left turned on their cells (0: as found; validation patches never)")
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -157,6 +158,9 @@ func run(args []string) error {
 			return fmt.Errorf("%s: the bench's stills are not training data", f)
 		}
 	}
+	if !(*pipTurn >= 0 && *pipTurn <= 45) {
+		return fmt.Errorf("-pip-turn %v: want 0..45", *pipTurn)
+	}
 	if *jitter < 0 || *jitter > 4 {
 		return fmt.Errorf("-pose-jitter %d: want 0..4", *jitter)
 	}
@@ -167,9 +171,9 @@ func run(args []string) error {
 	for i, f := range files {
 		validation := isValidation(f, *val)
 		if validation {
-			d.SetTrainingJitter(0, 0) // validation cells are read as found
+			d.SetTrainingJitter(0, 0, 0) // validation cells are read as found
 		} else {
-			d.SetTrainingJitter(*jitter, *seed)
+			d.SetTrainingJitter(*jitter, *pipTurn, *seed)
 		}
 		cells, err := d.TrainingCells(f)
 		if err != nil {
