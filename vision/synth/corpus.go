@@ -44,8 +44,9 @@ type CorpusItem struct {
 type Manifest struct {
 	Format string `json:"format"`
 	Seed   uint64 `json:"seed"`
-	// GlassTops, Mistakes and MaxYaw are the generator's options of those names
-	// the corpus was made with (absent: 0).
+	// GlassTops, Mistakes and MaxYaw are the generator's options of those
+	// names the corpus was made with (absent: 0, and for MaxYaw the
+	// default 5 degrees).
 	GlassTops float64        `json:"glass_tops,omitempty"`
 	Mistakes  float64        `json:"mistakes,omitempty"`
 	MaxYaw    float64        `json:"max_yaw,omitempty"`
