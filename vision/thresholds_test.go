@@ -11,7 +11,7 @@ const (
 	minPips               = 0.985
 	minStack              = 0.975
 	minHandFlagged        = 0.915
-	minHiddenFlagged      = 0.70
+	minHiddenFlagged      = 0.55
 	minNotFalselyOccluded = 0.9985
 )
 
@@ -20,6 +20,6 @@ const (
 const (
 	minMistakeStack     = 0.93
 	minMistakeHatched   = 0.94
-	minMistakeOnHigher  = 0.97
+	minMistakeOnHigher  = 0.94
 	minMistakeCardFound = 0.99
 )
