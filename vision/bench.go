@@ -358,33 +358,11 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for _, t := range []*Tally{&rep.HiddenByDice, &rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
 		t.finish()
 	}
-	for k, t := range rep.PerHeight {
-		t.finish()
-		rep.PerHeight[k] = t
-	}
-	for k, t := range rep.PerCondition {
-		t.finish()
-		rep.PerCondition[k] = t
-	}
-	for k, t := range rep.HeightPerSlide {
-		t.finish()
-		rep.HeightPerSlide[k] = t
-	}
-	for k, t := range rep.PerMaterial {
-		t.finish()
-		rep.PerMaterial[k] = t
-	}
-	for k, t := range rep.StackPerRule {
-		t.finish()
-		rep.StackPerRule[k] = t
-	}
-	for k, t := range rep.StackPerCrowding {
-		t.finish()
-		rep.StackPerCrowding[k] = t
-	}
-	for k, t := range rep.StackPerTop {
-		t.finish()
-		rep.StackPerTop[k] = t
+	for _, m := range []map[string]Tally{rep.PerHeight, rep.PerCondition, rep.HeightPerSlide, rep.PerMaterial, rep.StackPerRule, rep.StackPerCrowding, rep.StackPerTop} {
+		for k, t := range m {
+			t.finish()
+			m[k] = t
+		}
 	}
 	for i := range rep.ByConfidence {
 		c := &rep.ByConfidence[i]

@@ -202,19 +202,30 @@ func TestTrainingCellsFollowTheTruth(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// With a training jitter, every cell comes twice: as found, then read at
-// a jittered pose with the same truth and other features; the same seed
-// jitters an image the same way even after other images were read.
-func TestTrainingCellsJittered(t *testing.T) {
+// trainingCellsAsFound reads the training cells of a committed sequence's
+// last frame with no jitter: the detector (to close), the sequence's
+// frames, the last one, and its cells.
+func trainingCellsAsFound(t *testing.T) (*Detector, []string, string, []CellSample) {
+	t.Helper()
 	const seq = "testdata/synth/sequences/round2_p2"
 	files, _ := filepath.Glob(filepath.Join(seq, "frame_*.json"))
 	require.Greater(t, len(files), 1)
 	last := files[len(files)-1]
 	d := NewDetector(Options{Classical: true})
-	defer d.Close()
 	plain, err := d.TrainingCells(last)
-	require.NoError(t, err)
-	require.NotEmpty(t, plain)
+	if err != nil || len(plain) == 0 {
+		d.Close()
+		t.Fatalf("%s: %v, %d cells", last, err, len(plain))
+	}
+	return d, files, last, plain
+}
+
+// With a training jitter, every cell comes twice: as found, then read at
+// a jittered pose with the same truth and other features; the same seed
+// jitters an image the same way even after other images were read.
+func TestTrainingCellsJittered(t *testing.T) {
+	d, files, last, plain := trainingCellsAsFound(t)
+	defer d.Close()
 	d.SetTrainingJitter(1, 0, 5)
 	cells, err := d.TrainingCells(last)
 	require.NoError(t, err)
@@ -243,15 +254,8 @@ func TestTrainingCellsJittered(t *testing.T) {
 // the same way for an image whatever was read before; the top features and
 // the truth stay as found.
 func TestTrainingPipTurn(t *testing.T) {
-	const seq = "testdata/synth/sequences/round2_p2"
-	files, _ := filepath.Glob(filepath.Join(seq, "frame_*.json"))
-	require.Greater(t, len(files), 1)
-	last := files[len(files)-1]
-	d := NewDetector(Options{Classical: true})
+	d, files, last, plain := trainingCellsAsFound(t)
 	defer d.Close()
-	plain, err := d.TrainingCells(last)
-	require.NoError(t, err)
-	require.NotEmpty(t, plain)
 	d.SetTrainingJitter(0, 15, 5)
 	turned, err := d.TrainingCells(last)
 	require.NoError(t, err)
