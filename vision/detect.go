@@ -107,6 +107,11 @@ type Detector struct {
 	partLabels, partStats, partCent gocv.Mat
 	img                             frame
 	tableC                          tableColour // the table's colour, per frame (table.go)
+	// pose refinement (refine.go): the model's probes, and scratch
+	probes []lineProbe
+	probeN [2]int // probes across vertical lines, across horizontal ones
+	ridges []probeRidges
+	ridgeT []float64
 
 	patch, patchGray, patchBin         gocv.Mat
 	patchLabels, patchStats, patchCent gocv.Mat
@@ -526,6 +531,7 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 		return cards, area, true
 	}
 	pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
+	pose = d.refinePose(cam, pose)
 	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)

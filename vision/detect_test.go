@@ -53,7 +53,7 @@ func TestDetectOnCorpus(t *testing.T) {
 	} {
 		assert.GreaterOrEqual(t, c.got, c.want, c.name)
 	}
-	assert.LessOrEqual(t, rep.CornerErrPx, 2.0, "median corner error")
+	assert.LessOrEqual(t, rep.CornerErrPx, 0.5, "median corner error")
 }
 
 // TestClassicalReaderOnCorpus keeps the hand-written reader (Options.Classical)

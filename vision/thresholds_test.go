@@ -1,25 +1,28 @@
 package vision
 
 // What the detector with the built-in networks reached on the committed
-// stills when they were last trained, rounded down a little: the corpus test
-// fails below these.
+// stills when they were last trained or its card poses last refined
+// (refine.go), rounded down a little: the corpus test fails below these.
 const (
 	minCardFound          = 0.998
-	minOccupancy          = 0.997
-	minHeight             = 0.98
+	minOccupancy          = 0.998
+	minHeight             = 0.99
 	minMaterial           = 0.99
 	minPips               = 0.985
-	minStack              = 0.975
-	minHandFlagged        = 0.915
+	minStack              = 0.983
+	minHandFlagged        = 0.92
 	minHiddenFlagged      = 0.55
 	minNotFalselyOccluded = 0.9985
 )
 
 // The same on the committed stills whose buildings break a placement rule
-// (vision/testdata/synth-mistakes, bprender --mistakes 1, seed 5).
+// (vision/testdata/synth-mistakes, bprender --mistakes 1, seed 5). With the
+// refined poses the corpus reads 258 stacks right instead of 255 and the
+// stacks on hatched cells 74/75 instead of 71/75, but one more top on a
+// higher value (a glass 3 over stone, still_0052) reads as stone: 47/51.
 const (
-	minMistakeStack     = 0.93
-	minMistakeHatched   = 0.94
-	minMistakeOnHigher  = 0.94
+	minMistakeStack     = 0.955
+	minMistakeHatched   = 0.98
+	minMistakeOnHigher  = 0.92
 	minMistakeCardFound = 0.99
 )
