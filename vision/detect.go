@@ -32,6 +32,11 @@ type Options struct {
 	// when no pip network sets it (the classical reader's training
 	// features, vision/celltrain -pip-side); 0 means PipSide.
 	PipSide int
+	// PipPlanes is how many planes the pip patch is sampled at when no
+	// pip network sets it: 1, the top face; 2, also the plane where a
+	// clear glass top shows its own bottom face's pips, 2/3 of a die
+	// lower (vision/celltrain -pip-planes); 0 means 1.
+	PipPlanes int
 	// Views: in how many symmetries of the square the learned reader
 	// reads each network's input (zero fields: DefaultViews).
 	Views Views
@@ -47,6 +52,9 @@ func (o Options) withDefaults() Options {
 	o.Views = o.Views.withDefaults()
 	if o.PipSide < 4 || o.PipSide > MaxPipSide {
 		o.PipSide = PipSide
+	}
+	if o.PipPlanes < 1 || o.PipPlanes > MaxPipPlanes {
+		o.PipPlanes = 1
 	}
 	return o
 }
@@ -122,6 +130,7 @@ type Detector struct {
 	topScratch   *mlp.Scratch
 	topX, pipX   []float32
 	pipSide      int // the pip patch's side: the pip network's, else Options.PipSide
+	pipPlanes    int // the pip patch's planes: the pip network's, else Options.PipPlanes
 	topP, pipP   []float32
 	keepFeatures bool
 	// training only: how many copies of each card's features to make at a
@@ -173,10 +182,11 @@ func NewDetector(opts Options) *Detector {
 func newDetector(opts Options) *Detector {
 	opts = opts.withDefaults()
 	return &Detector{
-		opts:    opts,
-		pipSide: opts.PipSide,
-		half:    gocv.NewMat(),
-		labels:  gocv.NewMat(),
+		opts:      opts,
+		pipSide:   opts.PipSide,
+		pipPlanes: opts.PipPlanes,
+		half:      gocv.NewMat(),
+		labels:    gocv.NewMat(),
 
 		patch: gocv.NewMat(), patchGray: gocv.NewMat(), patchBin: gocv.NewMat(),
 		patchLabels: gocv.NewMat(), patchStats: gocv.NewMat(), patchCent: gocv.NewMat(),

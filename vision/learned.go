@@ -46,6 +46,8 @@ const (
 	PipSide   = pipSide
 	// MaxPipSide is the largest side a pip network may read.
 	MaxPipSide = 32
+	// MaxPipPlanes is the most planes a pip patch has (Options.PipPlanes).
+	MaxPipPlanes = 2
 )
 
 // topMaterials is the order of the top network's material classes (class
@@ -147,23 +149,42 @@ func (d *Detector) levelSlide(cam Camera, p cardPose, cu, cv, z float64) (du, dv
 	return du, dv, size
 }
 
-// pipFeatures fills x (d.pipSide² long) with the top face of a stack h
-// high on cell (row, col), grey, zero mean and unit variance.
+// pipFeatures fills x (d.pipPlanes × d.pipSide² long) with the top face
+// of a stack h high on cell (row, col), grey, each plane zero mean and unit
+// variance: the first plane at the face's height, the second (if any) the
+// same square seenThrough of a die lower, where a clear glass top shows
+// the pips of its own bottom face and the die below's top (seen through
+// the glass they are aligned there, and the top's pips are not).
 func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []float32) {
 	d.turnedPipFeatures(cam, p, row, col, h, 0, x)
 }
+
+// seenThrough is how deep (in dice) a clear die's bottom face appears
+// under its top: 16 mm of glass of refractive index 1.5 look 2/3 as deep.
+const seenThrough = 2.0 / 3
 
 // turnedPipFeatures is pipFeatures with the patch turned by turn radians
 // about the cell's centre: a die turned so on its cell is seen square.
 func (d *Detector) turnedPipFeatures(cam Camera, p cardPose, row, col, h int, turn float64, x []float32) {
 	m := d.opts.Model
-	cu, cv := m.CellCenter(row, col)
+	n := d.pipSide * d.pipSide
 	z := m.CardThickness + float64(h)*m.Die
-	k := 0
-	var sum float64
+	d.pipPlane(cam, p, row, col, z, turn, x[:n])
+	if d.pipPlanes > 1 {
+		d.pipPlane(cam, p, row, col, z-seenThrough*m.Die, turn, x[n:2*n])
+	}
+}
+
+// pipPlane fills x (d.pipSide²) with the die-sized square over cell (row,
+// col) at height z, turned by turn radians about the cell's centre, grey,
+// zero mean and unit variance.
+func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float64, x []float32) {
+	m := d.opts.Model
+	cu, cv := m.CellCenter(row, col)
 	side := d.pipSide
 	fs := float64(side)
 	cs, sn := math.Cos(turn), math.Sin(turn)
+	k := 0
 	for i := 0; i < side; i++ {
 		dv := (float64(i) + 0.5 - fs/2) / fs * pipSpan * m.Die
 		for j := 0; j < side; j++ {
@@ -174,11 +195,10 @@ func (d *Detector) turnedPipFeatures(cam Camera, p cardPose, row, col, h int, tu
 				g = d.img.gray(px, py)
 			}
 			x[k] = float32(g)
-			sum += g
 			k++
 		}
 	}
-	normalise(x[:side*side])
+	normalise(x)
 }
 
 // normalise scales x to zero mean and unit variance (a flat patch stays 0).
@@ -255,16 +275,38 @@ func turnTop(x []float32, k int) {
 }
 
 // AugmentPips applies a random symmetry of the square to a pip patch (a
-// die's value does not change when it is turned or seen mirrored). The
-// patch is square, at most MaxPipSide on a side; one of another length is
-// left alone.
+// die's value does not change when it is turned or seen mirrored), to
+// each of its planes alike. The patch is one or two square planes, at most
+// MaxPipSide on a side; one of another length is left alone.
 func AugmentPips(x []float32, rng *rand.Rand) {
-	side := PipSideOf(len(x))
+	side, planes := PipShapeOf(len(x))
 	if side == 0 {
 		return
 	}
+	transformPlanes(x, side, planes, rng.IntN(8))
+}
+
+// transformPlanes rewrites each side² plane of p in place by the symmetry k.
+func transformPlanes(p []float32, side, planes, k int) {
 	var tmp [MaxPipSide * MaxPipSide]float32
-	transformPatch(x, tmp[:len(x)], side, 1, rng.IntN(8))
+	n := side * side
+	for i := 0; i < planes; i++ {
+		transformPatch(p[i*n:(i+1)*n], tmp[:n], side, 1, k)
+	}
+}
+
+// PipShapeOf is the side and the number of planes of a pip patch of n
+// points: one square plane, or two (0, 0 if neither).
+func PipShapeOf(n int) (side, planes int) {
+	if s := PipSideOf(n); s > 0 {
+		return s, 1
+	}
+	if n%2 == 0 {
+		if s := PipSideOf(n / 2); s > 0 {
+			return s, 2
+		}
+	}
+	return 0, 0
 }
 
 // PipSideOf is the side of a square pip patch of n points (0 if n is not
@@ -293,7 +335,7 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 			for h := 1; h <= MaxStack; h++ {
 				f.top[r][col][h-1] = make([]float32, TopInputs)
 				d.topFeatures(cam, p, bg, r, col, h, &shares[r][col], f.top[r][col][h-1])
-				f.pips[r][col][h-1] = make([]float32, d.pipSide*d.pipSide)
+				f.pips[r][col][h-1] = make([]float32, d.pipPlanes*d.pipSide*d.pipSide)
 				turn := 0.0
 				if d.pipTurnDeg > 0 && d.jitterRng != nil {
 					turn = (2*d.jitterRng.Float64() - 1) * d.pipTurnDeg * math.Pi / 180
@@ -503,29 +545,30 @@ func decodePipNet(data []byte) (pipNet, error) {
 }
 
 // reader checks the network's shape and makes a reader with its own
-// scratch space; side is the side of the square patch it reads.
-func (p pipNet) reader() (r pipReader, side int, err error) {
+// scratch space; side is the side of the square patch it reads, planes
+// how many such planes (pipFeatures).
+func (p pipNet) reader() (r pipReader, side, planes int, err error) {
 	switch {
 	case len(p.cnn) > 0:
 		var c cnnPips
 		for _, n := range p.cnn {
 			a := n.Arch
-			if a.InC != 1 || a.Side < 4 || a.Side > MaxPipSide || a.Classes != 6 {
-				return nil, 0, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want 1xNxN (N 4 to %d) to 6", a.InC, a.Side, a.Side, a.Classes, MaxPipSide)
+			if a.InC < 1 || a.InC > MaxPipPlanes || a.Side < 4 || a.Side > MaxPipSide || a.Classes != 6 {
+				return nil, 0, 0, fmt.Errorf("vision: pip CNN takes %dx%dx%d inputs to %d classes, want CxNxN (C 1 to %d, N 4 to %d) to 6", a.InC, a.Side, a.Side, a.Classes, MaxPipPlanes, MaxPipSide)
 			}
-			if a.Side != p.cnn[0].Arch.Side {
-				return nil, 0, fmt.Errorf("vision: pip CNNs of one file read %dx%d and %dx%d patches", p.cnn[0].Arch.Side, p.cnn[0].Arch.Side, a.Side, a.Side)
+			if a.Side != p.cnn[0].Arch.Side || a.InC != p.cnn[0].Arch.InC {
+				return nil, 0, 0, fmt.Errorf("vision: pip CNNs of one file read %dx%dx%d and %dx%dx%d patches", p.cnn[0].Arch.InC, p.cnn[0].Arch.Side, p.cnn[0].Arch.Side, a.InC, a.Side, a.Side)
 			}
 			c.ws = append(c.ws, n.NewWorkspace())
 		}
-		return c, p.cnn[0].Arch.Side, nil
+		return c, p.cnn[0].Arch.Side, p.cnn[0].Arch.InC, nil
 	case p.mlp != nil:
 		if p.mlp.Inputs() != PipInputs || p.mlp.Outputs() != 6 {
-			return nil, 0, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)
+			return nil, 0, 0, fmt.Errorf("vision: pip network takes %d inputs to %d classes, want %d to 6", p.mlp.Inputs(), p.mlp.Outputs(), PipInputs)
 		}
-		return mlpPips{p.mlp, p.mlp.NewScratch()}, PipSide, nil
+		return mlpPips{p.mlp, p.mlp.NewScratch()}, PipSide, 1, nil
 	}
-	return nil, 0, fmt.Errorf("vision: no pip network")
+	return nil, 0, 0, fmt.Errorf("vision: no pip network")
 }
 
 // useNetworks makes the detector read cells with the given networks.
@@ -533,13 +576,13 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	if top.Inputs() != TopInputs || top.Outputs() != TopClasses {
 		return fmt.Errorf("vision: top network takes %d inputs to %d classes, want %d to %d", top.Inputs(), top.Outputs(), TopInputs, TopClasses)
 	}
-	pr, side, err := pips.reader()
+	pr, side, planes, err := pips.reader()
 	if err != nil {
 		return err
 	}
-	d.top, d.pips, d.pipSide = top, pr, side
+	d.top, d.pips, d.pipSide, d.pipPlanes = top, pr, side, planes
 	d.topScratch = top.NewScratch()
-	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, side*side)
+	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, planes*side*side)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	d.ensureViewBufs()
 	return nil

@@ -75,10 +75,11 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, TopInputs, nets.top.Inputs())
 	assert.Equal(t, TopClasses, nets.top.Outputs())
-	_, side, err := nets.pips.reader()
+	_, side, planes, err := nets.pips.reader()
 	assert.NoError(t, err)
 	assert.GreaterOrEqual(t, side, 4)
 	assert.LessOrEqual(t, side, MaxPipSide)
+	assert.True(t, planes == 1 || planes == 2, "pip planes %d", planes)
 	assert.True(t, len(nets.height) > 0 || len(nets.heightCNN) > 0, "some height network is built in")
 	for _, hc := range nets.heightCNN {
 		assert.Equal(t, HeightCNNChannels, hc.Arch.InC)
@@ -107,7 +108,7 @@ func TestPipNetworkShapes(t *testing.T) {
 		require.NoError(t, err)
 		p, err := decodePipNet(b)
 		require.NoError(t, err)
-		_, _, err = p.reader()
+		_, _, _, err = p.reader()
 		assert.ErrorContains(t, err, "pip CNN takes", "%+v", a)
 	}
 	n, err := cnn.New(cnn.Arch{InC: 1, Side: PipSide, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
@@ -116,7 +117,7 @@ func TestPipNetworkShapes(t *testing.T) {
 	require.NoError(t, err)
 	p, err := decodePipNet(b)
 	require.NoError(t, err)
-	r, side, err := p.reader()
+	r, side, _, err := p.reader()
 	require.NoError(t, err)
 	assert.Equal(t, PipSide, side)
 	out := make([]float32, 6)
@@ -130,7 +131,7 @@ func TestPipNetworkShapes(t *testing.T) {
 	b, _ = small.MarshalBinary()
 	p, err = decodePipNet(b)
 	require.NoError(t, err)
-	_, _, err = p.reader()
+	_, _, _, err = p.reader()
 	assert.ErrorContains(t, err, "pip network takes")
 	_, err = decodePipNet([]byte(cnn.Magic + "junk"))
 	assert.ErrorIs(t, err, cnn.ErrFormat)
@@ -549,4 +550,85 @@ func TestJitterPose(t *testing.T) {
 	a := jitterPose(m, p, rand.New(rand.NewPCG(9, 9)))
 	b := jitterPose(m, p, rand.New(rand.NewPCG(9, 9)))
 	assert.Equal(t, a, b)
+}
+
+// With two pip planes, each pip patch is the one-plane patch of its height
+// followed by the same square 2/3 of a die lower (where a clear glass top
+// shows its own bottom face).
+func TestTrainingPipPlanes(t *testing.T) {
+	d, _, last, plain := trainingCellsAsFound(t)
+	defer d.Close()
+	two := NewDetector(Options{Classical: true, PipPlanes: 2})
+	defer two.Close()
+	cells, err := two.TrainingCells(last)
+	require.NoError(t, err)
+	require.Len(t, cells, len(plain))
+	n := d.pipSide * d.pipSide
+	differ := 0
+	for i := range plain {
+		assert.Equal(t, plain[i].Top, cells[i].Top, "top features do not change")
+		for h := 0; h < MaxStack; h++ {
+			require.Len(t, cells[i].Pips[h], 2*n)
+			assert.Equal(t, plain[i].Pips[h], cells[i].Pips[h][:n], "cell %d height %d: the first plane", i, h+1)
+			if !assert.ObjectsAreEqual(cells[i].Pips[h][:n], cells[i].Pips[h][n:]) {
+				differ++
+			}
+		}
+	}
+	assert.Greater(t, differ, len(plain)*MaxStack/2, "the second plane is another square")
+
+	// the second plane is the square 2/3 of a die lower
+	data, err := os.ReadFile(last)
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	img := gocv.IMRead(strings.TrimSuffix(last, ".json")+".jpg", gocv.IMReadColor)
+	require.False(t, img.Empty())
+	defer img.Close()
+	two.img = newFrame(img)
+	defer func() { two.img = frame{} }()
+	m := two.opts.Model
+	p := poseFromRect(m, Vec3{0, 0, m.CardThickness}, Vec3{1, 0, 0})
+	x := make([]float32, 2*n)
+	two.pipFeatures(cam, p, 1, 1, 3, x)
+	want := make([]float32, n)
+	two.pipPlane(cam, p, 1, 1, m.CardThickness+(3-seenThrough)*m.Die, 0, want)
+	assert.Equal(t, want, x[n:])
+}
+
+// AugmentPips turns both planes of a two-plane patch alike, and knows the
+// patch shapes it is given.
+func TestAugmentPipsPlanes(t *testing.T) {
+	side, planes := PipShapeOf(2 * 16 * 16)
+	assert.Equal(t, [2]int{16, 2}, [2]int{side, planes})
+	side, planes = PipShapeOf(32 * 32)
+	assert.Equal(t, [2]int{32, 1}, [2]int{side, planes})
+	side, planes = PipShapeOf(3 * 16 * 16)
+	assert.Equal(t, [2]int{0, 0}, [2]int{side, planes})
+	const s = 8
+	x := make([]float32, 2*s*s)
+	for i := range x[:s*s] {
+		x[i] = float32(i)
+		x[s*s+i] = float32(i)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	moved := 0
+	for k := 0; k < 16; k++ {
+		before := append([]float32(nil), x[:s*s]...)
+		AugmentPips(x, rng)
+		assert.Equal(t, x[:s*s], x[s*s:], "the planes turn together")
+		if !assert.ObjectsAreEqual(before, x[:s*s]) {
+			moved++
+		}
+	}
+	assert.Greater(t, moved, 8, "most draws change the patch")
+	n, err := cnn.New(cnn.Arch{InC: 2, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
+	require.NoError(t, err)
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	p, err := decodePipNet(b)
+	require.NoError(t, err)
+	_, side, planes, err = p.reader()
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{16, 2}, [2]int{side, planes})
 }

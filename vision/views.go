@@ -76,13 +76,12 @@ var viewOrder = [8]int{0, 2, 4, 6, 1, 3, 5, 7}
 
 // viewBufs are the detector's scratch inputs and sums for the views.
 type viewBufs struct {
-	cell   []float32 // CellInputs: the height networks' input, turned
-	top    []float32 // TopInputs: the top network's input, turned
-	pip    []float32 // the pip patch, turned
-	pipTmp [MaxPipSide * MaxPipSide]float32
-	probs  [TopClasses]float32
-	pipP   [6]float32
-	matP   [4]float32
+	cell  []float32 // CellInputs: the height networks' input, turned
+	top   []float32 // TopInputs: the top network's input, turned
+	pip   []float32 // the pip patch, turned
+	probs [TopClasses]float32
+	pipP  [6]float32
+	matP  [4]float32
 }
 
 func (d *Detector) ensureViewBufs() {
@@ -90,7 +89,7 @@ func (d *Detector) ensureViewBufs() {
 		d.views.cell = make([]float32, CellInputs)
 		d.views.top = make([]float32, TopInputs)
 	}
-	if n := d.pipSide * d.pipSide; len(d.views.pip) != n {
+	if n := d.pipPlanes * d.pipSide * d.pipSide; len(d.views.pip) != n {
 		d.views.pip = make([]float32, n)
 	}
 }
@@ -168,7 +167,7 @@ func (d *Detector) readPips() {
 	for i := 0; i < n; i++ {
 		copy(d.views.pip, d.pipX)
 		if i > 0 {
-			transformPatch(d.views.pip, d.views.pipTmp[:len(d.views.pip)], d.pipSide, 1, viewOrder[i])
+			transformPlanes(d.views.pip, d.pipSide, d.pipPlanes, viewOrder[i])
 		}
 		d.pips.read(d.views.pip, d.views.pipP[:])
 		for k, v := range d.views.pipP {

@@ -174,7 +174,7 @@ func TestPipEnsembleIsTheMean(t *testing.T) {
 	p, err := decodePipNet(b)
 	require.NoError(t, err)
 	require.Len(t, p.cnn, 2)
-	r, side, err := p.reader()
+	r, side, _, err := p.reader()
 	require.NoError(t, err)
 	assert.Equal(t, 24, side)
 	x := make([]float32, side*side)

@@ -33,15 +33,15 @@ func cnnPredictor(n *cnn.Net) predictor {
 
 // loadPipPredictor reads a pip model file of either kind (an MLP, or one
 // or more CNNs) and says the side of the patch it reads.
-func loadPipPredictor(b []byte) (p predictor, side int, err error) {
+func loadPipPredictor(b []byte) (p predictor, side, planes int, err error) {
 	if n, err := mlp.Unmarshal(b); err == nil {
-		return mlpPredictor(n), vision.PipSide, nil
+		return mlpPredictor(n), vision.PipSide, 1, nil
 	}
 	nets, err := cnn.UnmarshalAll(b)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	return cnnMeanPredictor(nets), nets[0].Arch.Side, nil
+	return cnnMeanPredictor(nets), nets[0].Arch.Side, nets[0].Arch.InC, nil
 }
 
 // cnnMeanPredictor averages the probabilities of CNNs that read the same

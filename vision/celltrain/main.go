@@ -59,6 +59,7 @@ func run(args []string) error {
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
 	pipCNNMembers := fl.Int("pip-cnn-members", 1, "pip CNNs to train (seeds differ), written together in the pip file; the detector averages them")
 	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d); when the pip network is read, not trained, its own side unless given", vision.MaxPipSide, vision.PipSide))
+	pipPlanes := fl.Int("pip-planes", 1, "planes of the pip CNN's patch: 1, the top face; 2, also the same square 2/3 of a die lower, where a clear glass top shows its own bottom face's pips; when the pip network is read, not trained, its own")
 	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
@@ -120,10 +121,11 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		var side int
-		if readPips, side, err = loadPipPredictor(b); err != nil {
+		var side, planes int
+		if readPips, side, planes, err = loadPipPredictor(b); err != nil {
 			return fmt.Errorf("%s: %w", *outPips, err)
 		}
+		*pipPlanes = planes
 		sideSet := false
 		fl.Visit(func(f *flag.Flag) { sideSet = sideSet || f.Name == "pip-side" })
 		if !sideSet {
@@ -164,7 +166,10 @@ func run(args []string) error {
 	if *jitter < 0 || *jitter > 4 {
 		return fmt.Errorf("-pose-jitter %d: want 0..4", *jitter)
 	}
-	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide}) // features do not depend on the networks
+	if *pipPlanes < 1 || *pipPlanes > vision.MaxPipPlanes {
+		return fmt.Errorf("-pip-planes %d: want 1..%d", *pipPlanes, vision.MaxPipPlanes)
+	}
+	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide, PipPlanes: *pipPlanes}) // features do not depend on the networks
 	defer d.Close()
 	var train, test []vision.CellSample
 	start := time.Now()
@@ -288,8 +293,8 @@ func run(args []string) error {
 			if convs, err = parseConvs(*pipConvs); err != nil {
 				return err
 			}
-		} else if *pipSide != vision.PipSide {
-			return fmt.Errorf("-pip-side %d: the pip MLP reads %dx%d patches; give -pip-convs for a CNN", *pipSide, vision.PipSide, vision.PipSide)
+		} else if *pipSide != vision.PipSide || *pipPlanes != 1 {
+			return fmt.Errorf("-pip-side %d, -pip-planes %d: the pip MLP reads one %dx%d patch; give -pip-convs for a CNN", *pipSide, *pipPlanes, vision.PipSide, vision.PipSide)
 		}
 		if convs != nil {
 			if *pipCNNMembers < 1 || *pipCNNMembers > cnn.MaxMembers {
@@ -300,7 +305,7 @@ func run(args []string) error {
 				// written together below, as one file; member 0 keeps the
 				// single network's seed
 				jobs = append(jobs, &job{cost: 1, run: func() (model, error) {
-					n, err := trainCNN(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: 1, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
+					n, err := trainCNN(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
 					pipCNNs[k] = n
 					return n, err
 				}})
