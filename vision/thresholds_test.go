@@ -5,14 +5,14 @@ package vision
 // (refine.go), rounded down a little: the corpus test fails below these.
 const (
 	minCardFound          = 0.998
-	minOccupancy          = 0.998
+	minOccupancy          = 0.999
 	minHeight             = 0.99
-	minMaterial           = 0.99
-	minPips               = 0.985
-	minStack              = 0.983
+	minMaterial           = 0.995
+	minPips               = 0.99
+	minStack              = 0.985
 	minHandFlagged        = 0.92
 	minHiddenFlagged      = 0.55
-	minNotFalselyOccluded = 0.9985
+	minNotFalselyOccluded = 0.9993
 )
 
 // The same on the committed stills whose buildings break a placement rule
