@@ -6,8 +6,9 @@ import (
 
 // Pose refinement: the outline and the grid's slides (orient) place most
 // cards to a fraction of a pixel, but where a screen or a hand cuts the
-// outline the rectangle fitted to it can come out turned by a few degrees,
-// and then the far cells are read in the wrong places. refinePose fits the
+// outline the rectangle fitted to it can come out turned by a degree or
+// two, or slid along its length by more than the grid's slides reach, and
+// then the far cells are read in the wrong places. refinePose fits the
 // card to its own printed line work instead: the thin frame 2.5 mm inside
 // the edge and the grid's lines. Along each line it looks, across the
 // line, for the nearest thin white ridge (whiter than the image a
@@ -175,12 +176,14 @@ type probeRidges struct {
 }
 
 // refinePose fits p to the card's printed lines (see above) and returns
-// the refined pose, or p where the lines do not support a change. First
-// every probe lists the ridges up to voteReach across its line, and the
-// slide along u and along v that puts the most probes on a ridge is
-// chosen (a card slid by more than the grid's slides reach, where a
-// screen cut its outline short); then, from there, slide and turn are
-// fitted to the ridge nearest each line, and measured again nearer.
+// the refined pose, or p where the lines do not support a change. Every
+// probe lists the ridges up to fitReach across its line. Where fewer than
+// half the lines across either axis lie on one, the probes look again up
+// to voteReach, and the slide along u and along v that puts the most
+// probes on a ridge is chosen (a card slid further than the grid's slides
+// reach, where a screen cut its outline short). From there slide and turn
+// are fitted to the ridge nearest each line, and measured again, until a
+// fit hardly moves the card.
 func (d *Detector) refinePose(cam Camera, p cardPose) cardPose {
 	m := d.opts.Model
 	z := m.CardThickness
