@@ -95,6 +95,18 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 
 // A pip network of the wrong shape is refused, whichever kind it is, and
 // a CNN of the right shape is taken.
+// pipNetFor is a pip model file of a fresh CNN of architecture a, decoded.
+func pipNetFor(t *testing.T, a cnn.Arch, rng *rand.Rand) pipNet {
+	t.Helper()
+	n, err := cnn.New(a, rng)
+	require.NoError(t, err)
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	p, err := decodePipNet(b)
+	require.NoError(t, err)
+	return p
+}
+
 func TestPipNetworkShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []cnn.Arch{
@@ -102,22 +114,10 @@ func TestPipNetworkShapes(t *testing.T) {
 		{InC: 1, Side: MaxPipSide * 2, Convs: []int{4}, Hidden: 4, Classes: 6},
 		{InC: 1, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 5},
 	} {
-		n, err := cnn.New(a, rng)
-		require.NoError(t, err)
-		b, err := n.MarshalBinary()
-		require.NoError(t, err)
-		p, err := decodePipNet(b)
-		require.NoError(t, err)
-		_, _, _, err = p.reader()
+		_, _, _, err := pipNetFor(t, a, rng).reader()
 		assert.ErrorContains(t, err, "pip CNN takes", "%+v", a)
 	}
-	n, err := cnn.New(cnn.Arch{InC: 1, Side: PipSide, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng)
-	require.NoError(t, err)
-	b, err := n.MarshalBinary()
-	require.NoError(t, err)
-	p, err := decodePipNet(b)
-	require.NoError(t, err)
-	r, side, _, err := p.reader()
+	r, side, _, err := pipNetFor(t, cnn.Arch{InC: 1, Side: PipSide, Convs: []int{4, 8}, Hidden: 8, Classes: 6}, rng).reader()
 	require.NoError(t, err)
 	assert.Equal(t, PipSide, side)
 	out := make([]float32, 6)
@@ -128,8 +128,8 @@ func TestPipNetworkShapes(t *testing.T) {
 	}
 	assert.InDelta(t, 1, sum, 1e-5, "the CNN's probabilities")
 	small, _ := mlp.New([]int{PipInputs, 4, 5}, 1)
-	b, _ = small.MarshalBinary()
-	p, err = decodePipNet(b)
+	b, _ := small.MarshalBinary()
+	p, err := decodePipNet(b)
 	require.NoError(t, err)
 	_, _, _, err = p.reader()
 	assert.ErrorContains(t, err, "pip network takes")
@@ -622,13 +622,7 @@ func TestAugmentPipsPlanes(t *testing.T) {
 		}
 	}
 	assert.Greater(t, moved, 8, "most draws change the patch")
-	n, err := cnn.New(cnn.Arch{InC: 2, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
-	require.NoError(t, err)
-	b, err := n.MarshalBinary()
-	require.NoError(t, err)
-	p, err := decodePipNet(b)
-	require.NoError(t, err)
-	_, side, planes, err = p.reader()
+	_, side, planes, err := pipNetFor(t, cnn.Arch{InC: 2, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng).reader()
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{16, 2}, [2]int{side, planes})
 }
