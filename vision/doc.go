@@ -10,6 +10,11 @@
 // images, from their truth files (ParseTruthCamera), and the card geometry
 // from configs/card.json (vision/cardmodel).
 //
+// Each card's pose comes from its blue outline, then the printed grid's
+// lines (which way up, and slides), and last a fit of the card's own
+// printed frame and grid lines to the thin white ridges the image shows
+// (refine.go), which also mends cards a screen or a hand cut short.
+//
 // Cells are read by small learned networks (learned.go, vision/model):
 // two height CNNs that compare the six levels a stack could reach, a top
 // network and a material CNN for the top die's material, and a pip CNN
