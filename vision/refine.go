@@ -9,8 +9,8 @@ import (
 // outline the rectangle fitted to it can come out turned by a degree or
 // two, or slid along its length by more than the grid's slides reach, and
 // then the far cells are read in the wrong places. refinePose fits the
-// card to its own printed line work instead: the thin frame 2.5 mm inside
-// the edge and the grid's lines. Along each line it looks, across the
+// card to its own printed line work instead: the thin frame inside the
+// edge (Model.FrameInset) and the grid's lines. Along each line it looks, across the
 // line, for the nearest thin white ridge (whiter than the image a
 // millimetre either side), and then solves for the slide and turn that
 // move the lines onto the ridges, by least squares that give up on
@@ -26,26 +26,29 @@ type lineProbe struct {
 }
 
 // refineProbes lists the probe points of the card model: every 2 mm along
-// the frame's sides and the grid's lines, leaving out the frame's corners
-// and the card number near the bottom-right corner.
+// the frame's sides (if the card has a printed frame: Model.FrameInset)
+// and the grid's lines, leaving out the frame's corners and the card
+// number near the bottom-right corner.
 func (d *Detector) refineProbes() []lineProbe {
 	if d.probes != nil {
 		return d.probes
 	}
 	m := d.opts.Model
-	const in, step, endGap = frameInset, 2.0, 4.0
+	const step, endGap = 2.0, 4.0
 	W, H := m.CardWidth, m.CardHeight
 	var ps []lineProbe
-	for u := in + endGap; u <= W-in-endGap; u += step {
-		ps = append(ps, lineProbe{u, in, true})
-		if u < W-in-numberGap {
-			ps = append(ps, lineProbe{u, H - in, true})
+	if in := m.FrameInset; in > 0 {
+		for u := in + endGap; u <= W-in-endGap; u += step {
+			ps = append(ps, lineProbe{u, in, true})
+			if u < W-in-numberGap {
+				ps = append(ps, lineProbe{u, H - in, true})
+			}
 		}
-	}
-	for v := in + endGap; v <= H-in-endGap; v += step {
-		ps = append(ps, lineProbe{in, v, false})
-		if v < H-in-numberGap {
-			ps = append(ps, lineProbe{W - in, v, false})
+		for v := in + endGap; v <= H-in-endGap; v += step {
+			ps = append(ps, lineProbe{in, v, false})
+			if v < H-in-numberGap {
+				ps = append(ps, lineProbe{W - in, v, false})
+			}
 		}
 	}
 	g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
@@ -71,10 +74,9 @@ func (d *Detector) refineProbes() []lineProbe {
 	return ps
 }
 
-// frameInset is where the printed frame runs inside the card's edge (mm);
-// numberGap how far from the frame's bottom-right corner the card number
-// reaches along either side.
-const frameInset, numberGap = 2.5, 14.0
+// numberGap is how far from the frame's bottom-right corner the card
+// number reaches along either side (mm).
+const numberGap = 14.0
 
 // Probing: ridges are looked for up to voteReach mm either side of where a
 // line should be at first, then up to fitReach, in probeStep steps: points

@@ -150,3 +150,38 @@ func TestRefinePoseOnBareTable(t *testing.T) {
 	p := poseFromRect(d.opts.Model, Vec3{0, 0, d.opts.Model.CardThickness}, Vec3{1, 0, 0})
 	assert.Equal(t, p, d.refinePose(cam, p))
 }
+
+// A card model without a printed frame (FrameInset 0) probes its grid's
+// lines only; the shipped one probes the frame as well.
+func TestRefineProbesFollowTheFrame(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	m := d.opts.Model
+	require.Greater(t, m.FrameInset, 0.0)
+	onGrid := func(pr lineProbe) bool {
+		g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
+		if pr.acrossV {
+			k := (pr.v - g0v) / cell
+			return k == math.Round(k) && k >= 0 && k <= float64(m.Rows) && pr.u > g0u && pr.u < g0u+float64(m.Cols)*cell
+		}
+		k := (pr.u - g0u) / cell
+		return k == math.Round(k) && k >= 0 && k <= float64(m.Cols) && pr.v > g0v && pr.v < g0v+float64(m.Rows)*cell
+	}
+	grid, frame := 0, 0
+	for _, pr := range d.refineProbes() {
+		if onGrid(pr) {
+			grid++
+		} else {
+			frame++
+		}
+	}
+	assert.Greater(t, frame, 100, "frame probes")
+	m.FrameInset = 0
+	bare := NewDetector(Options{Model: m})
+	defer bare.Close()
+	for _, pr := range bare.refineProbes() {
+		assert.True(t, onGrid(pr), "%+v is not on a grid line", pr)
+	}
+	assert.Len(t, bare.refineProbes(), grid)
+	assert.Equal(t, [2]int{bare.probeN[0] + bare.probeN[1], grid}, [2]int{len(bare.refineProbes()), grid})
+}

@@ -23,6 +23,10 @@ type Model struct {
 	GridOrigin    [2]float64 `json:"grid_origin_mm"`
 	Cell          float64    `json:"cell_mm"`
 	Die           float64    `json:"die_mm"`
+	// FrameInset is how far inside the card's edge its printed frame line
+	// runs; 0: the card has no printed frame (the detector then fits the
+	// card's pose to its grid lines alone).
+	FrameInset float64 `json:"frame_inset_mm"`
 }
 
 // Default is the model of configs/card.json as shipped.
@@ -30,6 +34,7 @@ func Default() Model {
 	return Model{
 		CardWidth: 110, CardHeight: 70, CardThickness: 0.4,
 		Rows: 3, Cols: 2, GridOrigin: [2]float64{8, 8}, Cell: 18, Die: 16,
+		FrameInset: 2.5,
 	}
 }
 
@@ -54,7 +59,8 @@ func Parse(b []byte) (Model, error) {
 	return m, nil
 }
 
-// Validate checks that the grid fits on the card and a die fits in a cell.
+// Validate checks that the grid fits on the card, a die fits in a cell and
+// the printed frame, if any, runs between the card's edge and the grid.
 func (m Model) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("cardmodel: %w: %s", ErrInvalid, fmt.Sprintf(format, a...))
@@ -74,6 +80,8 @@ func (m Model) Validate() error {
 		m.GridOrigin[0]+float64(m.Cols)*m.Cell > m.CardWidth/2+1e-9 ||
 		m.GridOrigin[1]+float64(m.Rows)*m.Cell > m.CardHeight+1e-9:
 		return bad("grid at %v does not fit on the left half of the card", m.GridOrigin)
+	case m.FrameInset < 0 || (m.FrameInset > 0 && (m.FrameInset >= m.GridOrigin[0] || m.FrameInset >= m.GridOrigin[1])):
+		return bad("frame %g mm inside the edge: want 0 (none) or a line between the edge and the grid (under %v)", m.FrameInset, m.GridOrigin)
 	}
 	return nil
 }

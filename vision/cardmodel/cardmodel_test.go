@@ -23,6 +23,8 @@ func TestParseRejects(t *testing.T) {
 		{"die bigger than cell", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":19}`},
 		{"grid off the left half", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[30,8],"cell_mm":18,"die_mm":16}`},
 		{"wrong grid", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":2,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16}`},
+		{"frame over the grid", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16,"frame_inset_mm":9}`},
+		{"frame outside the card", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16,"frame_inset_mm":-1}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,6 +35,13 @@ func TestParseRejects(t *testing.T) {
 	}
 	_, err := Parse([]byte(cases[2].json))
 	assert.True(t, errors.Is(err, ErrInvalid))
+}
+
+// A card model without a frame line parses: its frame inset is 0.
+func TestParseNoFrame(t *testing.T) {
+	m, err := Parse([]byte(`{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16}`))
+	require.NoError(t, err)
+	assert.Zero(t, m.FrameInset)
 }
 
 func TestLoadMissingFile(t *testing.T) {

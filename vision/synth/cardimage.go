@@ -138,11 +138,11 @@ var (
 func DrawCard(m cardmodel.Model, l Layout, id int, scale float64) *image.RGBA {
 	c := newCanvas(m.CardWidth, m.CardHeight, scale, cardBlue)
 	lw := 0.55
-	// frame
-	in := 2.5
 	W, H := m.CardWidth, m.CardHeight
-	for _, s := range [][4]float64{{in, in, W - in, in}, {W - in, in, W - in, H - in}, {W - in, H - in, in, H - in}, {in, H - in, in, in}} {
-		c.line(s[0], s[1], s[2], s[3], 0.35, cardWhite, nil)
+	if in := m.FrameInset; in > 0 { // the frame
+		for _, s := range [][4]float64{{in, in, W - in, in}, {W - in, in, W - in, H - in}, {W - in, H - in, in, H - in}, {in, H - in, in, in}} {
+			c.line(s[0], s[1], s[2], s[3], 0.35, cardWhite, nil)
+		}
 	}
 	// grid
 	x0, y0, cs := m.GridOrigin[0], m.GridOrigin[1], m.Cell
@@ -171,6 +171,7 @@ func DrawCard(m cardmodel.Model, l Layout, id int, scale float64) *image.RGBA {
 	}
 	// isometric drawing on the right half
 	drawIso(c, l, W/2+W/4, H*0.5, W, H)
+	const in = 2.5 // the card number's margin
 	c.text(itoa2(id), W-in-9, H-in-6, 4, 0.45, cardWhite)
 	return c.image()
 }
