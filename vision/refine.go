@@ -195,9 +195,13 @@ func (d *Detector) refinePose(cam Camera, p cardPose) cardPose {
 	on := d.countOnRidges()
 	before := on[0] + on[1]
 	q := p
-	if 2*on[0] < d.probeN[0] || 2*on[1] < d.probeN[1] {
+	if m.FrameInset > 0 && (2*on[0] < d.probeN[0] || 2*on[1] < d.probeN[1]) {
 		// Fewer than half the lines across one axis lie on a ridge:
-		// look further (voteReach) for where they do.
+		// look further (voteReach) for where they do. Only on a card
+		// with a printed frame: the grid's lines alone repeat every
+		// cell, and a vote over them picks a wrong period (tuning
+		// renders read with a model that leaves their frame out: 825
+		// stacks with the vote, 835 without, 831 with no fit at all).
 		d.measureRidges(cam, p, probes, z, voteReach, probeStep)
 		a0, b0 := d.voteSlides()
 		a, b, th, ok := d.fitSlideTurn(a0, b0, cu, cv)
