@@ -272,18 +272,26 @@ median milliseconds per frame.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bindFlags(v, cmd)
-			dir := v.GetString("corpus")
-			if dir == "" {
+			corpus := v.GetString("corpus")
+			if corpus == "" {
 				return &exitError{code: 2, msg: "blueprints vision bench: --corpus is required"}
 			}
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --corpus %s: not a folder", dir)}
+			dirs := strings.Split(corpus, ",")
+			for _, dir := range dirs {
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --corpus %s: not a folder", dir)}
+				}
 			}
 			d, err := newDetector(v, "bench")
 			if err != nil {
 				return err
 			}
 			defer d.Close()
+			out := cmd.OutOrStdout()
+			if len(dirs) > 1 || v.GetBool("brief") {
+				return benchBrief(out, d, dirs, v.GetBool("json"))
+			}
+			dir := dirs[0]
 			rep, err := d.Bench(dir, v.GetInt("failures"))
 			if err != nil {
 				return &exitError{code: 1, msg: "blueprints vision bench: " + err.Error()}
@@ -291,7 +299,6 @@ median milliseconds per frame.
 			if rep.Frames == 0 {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
 			}
-			out := cmd.OutOrStdout()
 			if v.GetBool("json") {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -338,9 +345,56 @@ median milliseconds per frame.
 		},
 	}
 	f := cmd.Flags()
-	f.String("corpus", "", "folder of images with truth files beside them")
+	f.String("corpus", "", "folder of images with truth files beside them; several, comma-separated, for one line each and their total (as --brief)")
 	detectorFlags(cmd)
 	f.Int("failures", 0, "list up to this many misread cells and cards")
-	f.Bool("json", false, "print JSON")
+	f.Bool("json", false, "print JSON (with several corpora: an object of reports by folder)")
+	f.Bool("brief", false, "one line per corpus: stacks wholly right, empty/occupied mistakes, uncovered cards found, height/material/pips, median corner error; then the total")
 	return cmd
+}
+
+// benchBrief benches each corpus and prints a line for each and their
+// total (or, asJSON, an object of the reports by folder): the view an
+// adoption rule over several corpora wants.
+func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) error {
+	reps := make(map[string]vision.BenchReport, len(dirs))
+	var stack, occ, unc vision.Tally
+	for _, dir := range dirs {
+		rep, err := d.Bench(dir, 0)
+		if err != nil {
+			return &exitError{code: 1, msg: "blueprints vision bench: " + err.Error()}
+		}
+		if rep.Frames == 0 {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
+		}
+		reps[dir] = rep
+		for _, p := range [][2]*vision.Tally{{&stack, &rep.Stack}, {&occ, &rep.Occupancy}, {&unc, &rep.CardFoundUncovered}} {
+			p[0].Right += p[1].Right
+			p[0].Total += p[1].Total
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reps)
+	}
+	w := 0
+	for _, dir := range dirs {
+		w = max(w, len(dir))
+	}
+	for _, dir := range dirs {
+		r := reps[dir]
+		fmt.Fprintf(out, "%-*s  whole stack %5d/%-5d %5.1f%%  empty/occupied mistakes %3d  uncovered cards %4d/%-4d  height/material/pips %5.1f/%5.1f/%5.1f%%  corner %.2f px\n",
+			w, dir, r.Stack.Right, r.Stack.Total, 100*r.Stack.Rate, r.Occupancy.Total-r.Occupancy.Right, r.CardFoundUncovered.Right, r.CardFoundUncovered.Total,
+			100*r.Height.Rate, 100*r.Material.Rate, 100*r.Pips.Rate, r.CornerErrPx)
+	}
+	rate := func(t vision.Tally) float64 {
+		if t.Total == 0 {
+			return 0
+		}
+		return 100 * float64(t.Right) / float64(t.Total)
+	}
+	fmt.Fprintf(out, "%-*s  whole stack %5d/%-5d %5.1f%%  empty/occupied mistakes %3d  uncovered cards %4d/%d\n",
+		w, "total", stack.Right, stack.Total, rate(stack), occ.Total-occ.Right, unc.Right, unc.Total)
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,15 +135,61 @@ func TestVisionDetectErrors(t *testing.T) {
 
 // TestVisionBenchJSON benches three stills copied to a folder and checks
 // the report's keys and that it counts what the truth holds.
-func TestVisionBenchJSON(t *testing.T) {
+// copyStills copies stills (image and truth) of the committed corpus into a
+// new folder.
+func copyStills(t *testing.T, names ...string) string {
+	t.Helper()
 	dir := t.TempDir()
-	for _, n := range []string{"0007", "0021", "0034"} {
+	for _, n := range names {
 		for _, p := range []string{"still_" + n + ".jpg", "still_" + n + ".json"} {
 			data, err := os.ReadFile(filepath.Join(stills, p))
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, p), data, 0o644))
 		}
 	}
+	return dir
+}
+
+// Several corpora: a line each and their total, which adds them up; with
+// --json the reports by folder; a folder that is not one is refused.
+func TestVisionBenchSeveralCorpora(t *testing.T) {
+	a, b := copyStills(t, "0007", "0021"), copyStills(t, "0034")
+	out, code, msg := run(t, "", "vision", "bench", "--corpus", a+","+b)
+	require.Equal(t, 0, code, msg)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3, out)
+	var sum [2]int
+	for i, l := range lines {
+		var right, total int
+		k := strings.Index(l, "whole stack")
+		require.GreaterOrEqual(t, k, 0, l)
+		_, err := fmt.Sscanf(strings.TrimSpace(l[k+len("whole stack"):]), "%d/%d", &right, &total)
+		require.NoError(t, err, l)
+		require.Positive(t, total, l)
+		if i < 2 {
+			assert.True(t, strings.HasPrefix(l, []string{a, b}[i]), l)
+			sum[0] += right
+			sum[1] += total
+		} else {
+			assert.True(t, strings.HasPrefix(l, "total"), l)
+			assert.Equal(t, sum, [2]int{right, total}, "the total adds the corpora up")
+		}
+	}
+	out, code, msg = run(t, "", "vision", "bench", "--corpus", a+","+b, "--json")
+	require.Equal(t, 0, code, msg)
+	var reps map[string]struct {
+		WholeStack struct{ Right, Total int } `json:"whole_stack"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &reps), out)
+	assert.Len(t, reps, 2)
+	assert.Equal(t, sum[1], reps[a].WholeStack.Total+reps[b].WholeStack.Total)
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", a+","+filepath.Join(b, "nope"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "nope: not a folder")
+}
+
+func TestVisionBenchJSON(t *testing.T) {
+	dir := copyStills(t, "0007", "0021", "0034")
 	out, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json")
 	require.Equal(t, 0, code, msg)
 	var rep map[string]json.RawMessage
