@@ -347,7 +347,7 @@ median milliseconds per frame.
 	f := cmd.Flags()
 	f.String("corpus", "", "folder of images with truth files beside them; several, comma-separated, for one line each and their total (as --brief)")
 	detectorFlags(cmd)
-	f.Int("failures", 0, "list up to this many misread cells and cards")
+	f.Int("failures", 0, "list up to this many misread cells and cards (one corpus, not --brief)")
 	f.Bool("json", false, "print JSON (with several corpora: an object of reports by folder)")
 	f.Bool("brief", false, "one line per corpus: stacks wholly right, empty/occupied mistakes, uncovered cards found, height/material/pips, median corner error; then the total")
 	return cmd
