@@ -76,6 +76,60 @@ func waitShows(t *testing.T, b *simboard.Board, tb *table, n int) time.Duration 
 	return time.Since(start)
 }
 
+// shownBeforeAnswer waits for the board to show tb and checks, in
+// simulated time, that it did so before it answered the frame that asked
+// for it: no answer left the board between that frame's arrival and the
+// display showing it (the firmware acknowledges a command only once the
+// displays show it). Simulated time, because the simulator reports
+// display states and frames on its stdout, which can reach the test after
+// the answer has come through the pty when the machine is busy. It
+// returns the first state that shows tb.
+func shownBeforeAnswer(t *testing.T, b *simboard.Board, tb *table, n int) simboard.State {
+	t.Helper()
+	if _, err := b.WaitFor(10*time.Second, func(s simboard.State) bool { return tb.shows(s, n) }); err != nil {
+		t.Fatalf("want %v: %v", tb, err)
+	}
+	var shown simboard.State
+	for _, h := range b.History() {
+		if tb.shows(h, n) {
+			shown = h
+			break
+		}
+	}
+	var frames []simboard.FrameEvent
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		frames = append(frames, b.Frames()...)
+		answered := false
+		for _, f := range frames {
+			answered = answered || (f.Dir == "out" && f.TUS >= shown.TUS)
+		}
+		if answered {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer from the board reported after it showed %v at %d us: %+v", tb, shown.TUS, frames)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	in := int64(-1)
+	for _, f := range frames {
+		if f.Dir == "in" && f.TUS <= shown.TUS {
+			in = f.TUS
+		}
+	}
+	if in < 0 {
+		t.Fatalf("no frame reached the board before it showed %v at %d us: %+v", tb, shown.TUS, frames)
+	}
+	for _, f := range frames {
+		if f.Dir == "out" && f.TUS > in && f.TUS < shown.TUS {
+			t.Fatalf("the board answered at %d us, before it showed %v at %d us (the frame came in at %d us)", f.TUS, tb, shown.TUS, in)
+		}
+	}
+	t.Logf("frame in at %d us, shown at %d us, frames %+v", in, shown.TUS, frames)
+	return shown
+}
+
 func TestSimulatedBoardShowsWhatTheHostSets(t *testing.T) {
 	noLeak(t)
 	b, link := startBoard(t)
@@ -94,14 +148,12 @@ func TestSimulatedBoardShowsWhatTheHostSets(t *testing.T) {
 	waitShows(t, b, &tb, 4)
 
 	t.Run("text with decimal points", func(t *testing.T) {
+		b.Frames() // forget the frames so far
 		if err := s.SetText(ctx, 2, "P3 1.5"); err != nil {
 			t.Fatal(err)
 		}
 		tb.text[2] = "P3 1.5"
-		st := b.State()
-		if !tb.shows(st, 4) {
-			t.Fatalf("after the ACK the board shows %v, want %v", st, &tb)
-		}
+		st := shownBeforeAnswer(t, b, &tb, 4)
 		if st.Displays[2].Text != "P3 1.5   " {
 			t.Fatalf("display 2 text %q", st.Displays[2].Text)
 		}
