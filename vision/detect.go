@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
@@ -115,6 +116,10 @@ type Detector struct {
 	partLabels, partStats, partCent gocv.Mat
 	img                             frame
 	tableC                          tableColour // the table's colour, per frame (table.go)
+	// the loose mask's outlines too long or wide for a card (keepTooBig),
+	// fitted by their sides last (sides.go)
+	keepTooBig bool
+	tooBig     [][]image.Point
 	// pose refinement (refine.go): the model's probes, and scratch
 	probes []lineProbe
 	probeN [2]int // probes across vertical lines, across horizontal ones
@@ -276,7 +281,10 @@ func (d *Detector) findCards(cam Camera) []Card {
 	if d.allSeated(cards) {
 		return cards
 	}
-	if cards, oversized = d.maskPass(cam, looseStrong, looseWeak, looseGrid, cards); oversized {
+	d.keepTooBig, d.tooBig = true, d.tooBig[:0]
+	cards, oversized = d.maskPass(cam, looseStrong, looseWeak, looseGrid, cards)
+	d.keepTooBig = false
+	if oversized {
 		// glare: the loose mask ran into the table
 		cards, _ = d.maskPass(cam, looseStrong, looseStrong, looseGrid, cards)
 	}
@@ -290,7 +298,16 @@ func (d *Detector) findCards(cam Camera) []Card {
 	m := d.tableBG() + contrastMargin
 	d.maskFrom(fillThresholds(&d.contrastT, m), nil, true)
 	more, _ := d.cardsFromMask(cam, looseGrid, cards)
-	return append(cards, more...)
+	if cards = append(cards, more...); d.allSeated(cards) {
+		return cards
+	}
+	// Last, the loose mask's outlines too long or too wide for a card,
+	// fitted by their sides (fitCardSides).
+	var sided []Card
+	for _, pts := range d.tooBig {
+		sided = d.cardBySides(cam, pts, cards, sided)
+	}
+	return append(cards, sided...)
 }
 
 // allSeated reports whether every seat has a card whose grid showed
@@ -501,30 +518,60 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 	if len(pts) < 4 {
 		return cards, 0, true
 	}
-	mm := make([]Vec3, 0, len(pts))
-	for _, p := range pts {
-		w, ok := cam.OnPlane(2*float64(p.X)+0.5, 2*float64(p.Y)+0.5, m.CardThickness)
-		if ok {
-			mm = append(mm, w)
-		}
-	}
+	mm := d.onCardPlane(cam, pts)
 	area = math.Abs(polyArea(mm))
 	if len(mm) < 4 || area < 0.35*m.CardWidth*m.CardHeight {
 		return cards, area, true
 	}
 	c, a, altA, altB, ok := fitCardRect(mm, m)
 	if !ok {
+		if d.keepTooBig && !part && area >= sidesMinArea*m.CardWidth*m.CardHeight && area <= sidesMaxArea*m.CardWidth*m.CardHeight {
+			d.tooBig = append(d.tooBig, slices.Clone(pts))
+		}
 		return cards, area, false
 	}
+	return d.placeCard(cam, c, a, altA, altB, part, false, minGrid, found, cards), area, true
+}
+
+// onCardPlane maps outline points of the half grid onto the cards' plane.
+func (d *Detector) onCardPlane(cam Camera, pts []image.Point) []Vec3 {
+	mm := make([]Vec3, 0, len(pts))
+	for _, p := range pts {
+		if w, ok := cam.OnPlane(2*float64(p.X)+0.5, 2*float64(p.Y)+0.5, d.opts.Model.CardThickness); ok {
+			mm = append(mm, w)
+		}
+	}
+	return mm
+}
+
+// cardBySides fits a card to an outline too long or too wide for one by
+// its sides (fitCardSides) and appends it to cards where its printed grid
+// shows as clearly as the loose mask asks and at least sidesMinLines of
+// its lines do, unless a card of found lies there.
+func (d *Detector) cardBySides(cam Camera, pts []image.Point, found, cards []Card) []Card {
+	c, a, ok := fitCardSides(d.onCardPlane(cam, pts), d.opts.Model)
+	if !ok {
+		return cards
+	}
+	return d.placeCard(cam, c, a, Vec3{}, Vec3{}, false, true, looseGrid, found, cards)
+}
+
+// placeCard orients the card fitted at centre c with long axis a (altA,
+// altB: the outline's other sides, see fitCardRect), places it on the
+// printed lines and appends it to cards unless a card of found lies there
+// or its grid shows less than minGrid (see cardsFromMask; a part of an
+// opened blob, and a card fitted by its sides, need more).
+func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card) []Card {
+	m := d.opts.Model
 	if part && nearIndex(cards, c, 0.8*m.CardHeight, m) >= 0 {
-		return cards, area, true // fitted from a smaller opening already
+		return cards // fitted from a smaller opening already
 	}
 	// A card found before stands, unless its grid barely showed: a
 	// scrap of a washed-out card fitted out to a card's size, which
 	// a clear card here replaces.
 	near := nearIndex(found, c, 0.8*m.CardHeight, m)
 	if near >= 0 && found[near].grid >= looseGridLow {
-		return cards, area, true
+		return cards
 	}
 	reachU, reachV := gridReach, gridReach
 	if altA == (Vec3{}) {
@@ -537,11 +584,17 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 	if part {
 		minGrid = max(minGrid, looseGridLow)
 	}
+	if sides {
+		minGrid = max(minGrid, looseGrid)
+	}
 	if grid < minGrid && (grid < looseGridLow || grid < looseGridRatio*other) {
-		return cards, area, true
+		return cards
 	}
 	pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
 	pose = d.refinePose(cam, pose)
+	if sides && d.linesShown(cam, pose) < sidesMinLines {
+		return cards
+	}
 	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)
@@ -551,9 +604,9 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 		if grid >= looseGrid && grid >= 2*found[near].grid {
 			found[near] = card
 		}
-		return cards, area, true
+		return cards
 	}
-	return append(cards, card), area, true
+	return append(cards, card)
 }
 
 // blueMask fills d.half (half the frame's size) with 255 on the cards.

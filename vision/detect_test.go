@@ -222,7 +222,8 @@ func TestBenchLeavesHiddenStacksOut(t *testing.T) {
 // testdata/cards (training renders, see its README), cards touching, or
 // nearly, a stack's side over a card's edge, and two cards whose
 // horizontal grid lines a tall stack hid (found, but the wrong way up,
-// before the vertical lines voted). Each must be found where
+// before the vertical lines voted); of a check corpus, a card with a
+// die's shadow grown onto its side (fitCardSides). Each must be found where
 // the renderer put it (every corner within 60 px, as vision bench counts
 // it) with its seat, and where all of a still's cards are listed, no other
 // card.
@@ -242,6 +243,9 @@ func TestHardCardsFound(t *testing.T) {
 		{hard, "train1005_0051", []int{0, 1, 2, 3}},
 		// turned the wrong way up: a tall stack hid the horizontal grid lines
 		{hard, "check2003_0009", []int{0}}, {hard, "check2003_0050", []int{0}},
+		// a die's bluish shadow grown onto the card's side, too wide for
+		// a card by every mask: fitted by its sides
+		{hard, "yaw2006_0040", []int{0}},
 	} {
 		data, err := os.ReadFile(filepath.Join(c.dir, c.still+".json"))
 		require.NoError(t, err)
