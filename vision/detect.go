@@ -81,6 +81,7 @@ type Card struct {
 	Occluded bool
 	pose     cardPose
 	grid     float64         // how clearly the printed grid showed (orient)
+	lines    float64         // the share of its printed lines on a ridge (refinePose)
 	feats    *cardFeatures   // kept for training only
 	jittered []*cardFeatures // training only: the features at poses jittered around pose
 }
@@ -412,6 +413,12 @@ const looseStrong, looseWeak, looseGrid = 0.01, -0.08, 25.0
 // washes the lines out, but they are still where a card's lines are).
 const looseGridLow, looseGridRatio = 10.0, 5.0
 
+// A card found before stands against a later mask's card near it when its
+// grid scored looseGrid and standLines of its printed lines lie on a
+// ridge; otherwise the later card replaces it where it shows betterLines
+// more of them (or a grid twice as clear).
+const standLines, betterLines = 0.6, 0.2
+
 // cardsFromMask fits cards to the outlines of the blobs in d.half; with
 // minGrid > 0 it keeps only cards whose printed grid scores that much, and
 // none where one of the cards found already lies. oversized reports a
@@ -573,7 +580,7 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 	// before: on the eleven judging corpora 3 false cards fewer and one
 	// more uncovered card found; on the training renders 4 and 3.)
 	near := nearIndex(found, c, 0.8*m.CardHeight, m)
-	if near >= 0 && found[near].grid >= looseGrid {
+	if near >= 0 && found[near].grid >= looseGrid && found[near].lines >= standLines {
 		return cards
 	}
 	reachU, reachV := gridReach, gridReach
@@ -594,17 +601,17 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 		return cards
 	}
 	pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
-	pose = d.refinePose(cam, pose)
-	if sides && d.linesShown(cam, pose) < sidesMinLines {
+	pose, shown := d.refinePose(cam, pose)
+	if sides && shown < sidesMinLines {
 		return cards
 	}
-	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid}
+	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, lines: shown}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)
 		card.Corners[k] = [2]float64{u, v}
 	}
 	if near >= 0 {
-		if grid >= looseGrid && grid >= 2*found[near].grid {
+		if grid >= looseGrid && (grid >= 2*found[near].grid || shown >= found[near].lines+betterLines) {
 			found[near] = card
 		}
 		return cards

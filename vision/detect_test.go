@@ -223,8 +223,9 @@ func TestBenchLeavesHiddenStacksOut(t *testing.T) {
 // nearly, a stack's side over a card's edge, and two cards whose
 // horizontal grid lines a tall stack hid (found, but the wrong way up,
 // before the vertical lines voted); of a check corpus, a card with a
-// die's shadow grown onto its side (fitCardSides) and one found off with
-// a weak grid before a later mask's clear card replaced it. Each must be found where
+// die's shadow grown onto its side (fitCardSides), one found off with a
+// weak grid and one fitted a quarter turn off to a part of it, before a
+// later mask's card replaced them. Each must be found where
 // the renderer put it (every corner within 60 px, as vision bench counts
 // it) with its seat, and where all of a still's cards are listed, no other
 // card.
@@ -250,6 +251,10 @@ func TestHardCardsFound(t *testing.T) {
 		// a card grown together with a stack's side, placed 22 mm off
 		// with a weak grid, which the clearly blue pixels' card replaces
 		{hard, "yaw2006_0100", []int{0}},
+		// washed pale but its grid end: that end fitted as a card turned
+		// a quarter, grid 117 but only 44 % of its lines shown, stood
+		// against the contrast mask's card (77 %)
+		{hard, "mistakes2005_0007", []int{0, 1, 2, 3}},
 	} {
 		data, err := os.ReadFile(filepath.Join(c.dir, c.still+".json"))
 		require.NoError(t, err)

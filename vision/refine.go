@@ -178,7 +178,8 @@ type probeRidges struct {
 }
 
 // refinePose fits p to the card's printed lines (see above) and returns
-// the refined pose, or p where the lines do not support a change. Every
+// the refined pose, or p where the lines do not support a change, and the
+// share of the model's probes that find their line on a ridge there. Every
 // probe lists the ridges up to fitReach across its line. Where fewer than
 // half the lines across either axis lie on one, the probes look again up
 // to voteReach, and the slide along u and along v that puts the most
@@ -186,7 +187,7 @@ type probeRidges struct {
 // reach, where a screen cut its outline short). From there slide and turn
 // are fitted to the ridge nearest each line, and measured again, until a
 // fit hardly moves the card.
-func (d *Detector) refinePose(cam Camera, p cardPose) cardPose {
+func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64) {
 	m := d.opts.Model
 	z := m.CardThickness
 	probes := d.refineProbes()
@@ -206,7 +207,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) cardPose {
 		a0, b0 := d.voteSlides()
 		a, b, th, ok := d.fitSlideTurn(a0, b0, cu, cv)
 		if !ok {
-			return p
+			return p, d.share(before)
 		}
 		q = p.moved(a, b, th, cu, cv)
 		d.measureRidges(cam, q, probes, z, fitReach, probeStep)
@@ -225,9 +226,9 @@ func (d *Detector) refinePose(cam Camera, p cardPose) cardPose {
 	// Keep the refined pose only where more of the printed lines lie
 	// on ridges there than where the card was.
 	if on = d.countOnRidges(); on[0]+on[1] < before+minRidgeGain {
-		return p
+		return p, d.share(before)
 	}
-	return q
+	return q, d.share(on[0] + on[1])
 }
 
 // refineIters bounds the fit-and-measure rounds;
@@ -239,6 +240,11 @@ const (
 	minRidges    = 12
 	minRidgeGain = 4
 )
+
+// share is n probes' share of all the model's probes.
+func (d *Detector) share(n int) float64 {
+	return float64(n) / float64(max(1, d.probeN[0]+d.probeN[1]))
+}
 
 // measureRidges lists every probe's ridges at pose p (d.ridges, d.ridgeT).
 func (d *Detector) measureRidges(cam Camera, p cardPose, probes []lineProbe, z, reach, step float64) {

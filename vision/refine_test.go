@@ -115,7 +115,7 @@ func TestRefinePoseOnRenders(t *testing.T) {
 			truth := cardPose{origin: tl, u: u.Scale(1 / math.Hypot(u.X, u.Y)), v: v.Scale(1 / math.Hypot(v.X, v.Y))}
 			for _, mv := range moves {
 				start := truth.moved(mv[0], mv[1], mv[2]*math.Pi/180, cu, cv)
-				got := d.refinePose(cam, start)
+				got, _ := d.refinePose(cam, start)
 				worst := 0.0
 				for k, w := range got.corners(m) {
 					x, y, _ := cam.Project(w)
@@ -148,7 +148,8 @@ func TestRefinePoseOnBareTable(t *testing.T) {
 	cam, err := ParseTruthCamera(data)
 	require.NoError(t, err)
 	p := poseFromRect(d.opts.Model, Vec3{0, 0, d.opts.Model.CardThickness}, Vec3{1, 0, 0})
-	assert.Equal(t, p, d.refinePose(cam, p))
+	got, _ := d.refinePose(cam, p)
+	assert.Equal(t, p, got)
 }
 
 // A card model without a printed frame (FrameInset 0) probes its grid's

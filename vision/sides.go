@@ -187,12 +187,3 @@ func resample(p []Vec3, step float64) []Vec3 {
 	}
 	return out
 }
-
-// linesShown is the share of the card model's line probes (refine.go)
-// that find their printed line on a ridge with the card at p.
-func (d *Detector) linesShown(cam Camera, p cardPose) float64 {
-	probes := d.refineProbes()
-	d.measureRidges(cam, p, probes, d.opts.Model.CardThickness, fitReach, probeStep)
-	on := d.countOnRidges()
-	return float64(on[0]+on[1]) / float64(max(1, d.probeN[0]+d.probeN[1]))
-}
