@@ -3,16 +3,20 @@ package vision
 // What the detector with the built-in networks reached on the committed
 // stills when they were last trained or its card poses last refined
 // (refine.go), rounded down a little: the corpus test fails below these.
+// The hidden-flag floor went down with hiddenFlagShare 0.5 -> 0.55
+// (hidden.go): 8 -> 7 of the 14 stacks that other dice hide are flagged,
+// against empty/occupied mistakes 3 -> 2 here (32 -> 26 over the eleven
+// judging corpora, 76 -> 38 on the training renders).
 const (
 	minCardFound          = 0.998
-	minOccupancy          = 0.999
+	minOccupancy          = 0.9994
 	minHeight             = 0.99
 	minMaterial           = 0.995
 	minPips               = 0.99
 	minStack              = 0.985
 	minHandFlagged        = 0.92
-	minHiddenFlagged      = 0.55
-	minNotFalselyOccluded = 0.9993
+	minHiddenFlagged      = 0.5
+	minNotFalselyOccluded = 0.9996
 )
 
 // The same on the committed stills whose buildings break a placement rule
