@@ -13,12 +13,15 @@
 // Each card's pose comes from its blue outline, then the printed grid's
 // lines (which way up, and slides), and last a fit of the card's own
 // printed frame and grid lines to the thin white ridges the image shows
-// (refine.go), which also mends cards a screen or a hand cut short.
+// (refine.go), which also mends cards a screen or a hand cut short. An
+// outline too big for a card (a shadow grown onto it) is fitted by its
+// sides (sides.go), and where two masks find cards at one place, the one
+// whose printed lines show more stands.
 //
 // Cells are read by small learned networks (learned.go, vision/model):
 // two height CNNs that compare the six levels a stack could reach, a top
-// network and a material CNN for the top die's material, and a pip CNN
-// on the top face warped to a square. Where the height CNNs are unsure
+// network and a material CNN for the top die's material, and four pip
+// CNNs (averaged) on the top face warped to a square. Where the height CNNs are unsure
 // they read the cell again turned and mirrored (views.go, Options.Views),
 // and a cell the card's other stacks hide from the camera is flagged
 // occluded rather than guessed (hidden.go). Bench measures all of it
