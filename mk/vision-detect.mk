@@ -60,7 +60,10 @@ vision-eval: test-deps render-deps
 # ~3 h running two at once (resumable; RENDER_THREADS
 # to use more), then about 25 minutes of training on two cores. Writes
 # vision/model/{top.mlp,pips.cnn,height.cnn,material.cnn} (and removes
-# any height*.mlp: the heights come from two CNNs).
+# any height*.mlp: the heights come from two CNNs). The built-in pips.cnn
+# is four pip CNNs of four trainings averaged (seventh session; see
+# vision/model/README.md); this writes one in its place, so merge it with
+# others (go run ./vision/cnnmerge) before comparing.
 TRAIN_DIR    ?= build/synth-train
 TRAIN_STILLS ?= 400 300 400 300 400 400 716 490
 # seed 1010: dice turned up to 25 degrees on their cells (the others up to
