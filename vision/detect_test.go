@@ -286,6 +286,35 @@ func TestHardCardsFound(t *testing.T) {
 	}
 }
 
+// TestNoCardPosedWrongUnderHand pins a card a hand covers wholly (check
+// corpus 2002, still_0206, seat 1), which the finder fitted to what the
+// hand left of its outline, far from the card: a false card whose cells
+// were read where no card lies. Such a card shows few of its printed lines
+// (minCardLines) and is dropped; every card found must lie where a card of
+// the truth does (every corner within 60 px).
+func TestNoCardPosedWrongUnderHand(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	data, err := os.ReadFile(filepath.Join("testdata/cards", "check2002_0206.json"))
+	require.NoError(t, err)
+	var tr truthFile
+	require.NoError(t, json.Unmarshal(data, &tr))
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	res, err := d.DetectFile(filepath.Join("testdata/cards", tr.Image), cam)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Cards)
+	for _, c := range res.Cards {
+		best := math.Inf(1)
+		for _, tc := range tr.Cards {
+			if _, e := nearestCard([]Card{c}, []bool{false}, tc.CornersPx); e < best {
+				best = e
+			}
+		}
+		assert.Less(t, best, 60.0, "seat %d card at %.0f: %.0f px from every card of the truth", c.Seat, c.Corners, best)
+	}
+}
+
 // TestCardNotOverTable pins a card half behind a screen whose outline is
 // shorter than the card and whose grid cannot tell which side it lies on:
 // put on the wrong side it covered bare table and was found 29 px off
