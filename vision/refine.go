@@ -196,7 +196,9 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 	on := d.countOnRidges()
 	before := on[0] + on[1]
 	q := p
+	voted := false
 	if m.FrameInset > 0 && (2*on[0] < d.probeN[0] || 2*on[1] < d.probeN[1]) {
+		voted = true
 		// Fewer than half the lines across one axis lie on a ridge:
 		// look further (voteReach) for where they do. Only on a card
 		// with a printed frame: the grid's lines alone repeat every
@@ -227,6 +229,15 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 	// on ridges there than where the card was.
 	if on = d.countOnRidges(); on[0]+on[1] < before+minRidgeGain {
 		return p, d.share(before)
+	}
+	// The vote may pick a period of the grid's lines over bare table (a
+	// card half behind a screen, put on the right side by its outline
+	// and the table, then voted back out over the table): the table
+	// cannot lie under a card.
+	if voted {
+		if t := d.tableInside(cam, q); t >= tableSwitchMin && t > 2*d.tableInside(cam, p) {
+			return p, d.share(before)
+		}
 	}
 	return q, d.share(on[0] + on[1])
 }
