@@ -256,14 +256,7 @@ func TestHardCardsFound(t *testing.T) {
 		// against the contrast mask's card (77 %)
 		{hard, "mistakes2005_0007", []int{0, 1, 2, 3}},
 	} {
-		data, err := os.ReadFile(filepath.Join(c.dir, c.still+".json"))
-		require.NoError(t, err)
-		var tr truthFile
-		require.NoError(t, json.Unmarshal(data, &tr))
-		cam, err := ParseTruthCamera(data)
-		require.NoError(t, err)
-		res, err := d.DetectFile(filepath.Join(c.dir, tr.Image), cam)
-		require.NoError(t, err)
+		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))
 		for _, seat := range c.seats {
 			found := false
@@ -295,14 +288,7 @@ func TestHardCardsFound(t *testing.T) {
 func TestNoCardPosedWrongUnderHand(t *testing.T) {
 	d := NewDetector(Options{})
 	defer d.Close()
-	data, err := os.ReadFile(filepath.Join("testdata/cards", "check2002_0206.json"))
-	require.NoError(t, err)
-	var tr truthFile
-	require.NoError(t, json.Unmarshal(data, &tr))
-	cam, err := ParseTruthCamera(data)
-	require.NoError(t, err)
-	res, err := d.DetectFile(filepath.Join("testdata/cards", tr.Image), cam)
-	require.NoError(t, err)
+	tr, res := detectStill(t, d, "testdata/cards", "check2002_0206")
 	require.NotEmpty(t, res.Cards)
 	for _, c := range res.Cards {
 		best := math.Inf(1)
@@ -346,14 +332,7 @@ func cardPosedWithin(t *testing.T, dir, still string, seat int) {
 	t.Helper()
 	d := NewDetector(Options{})
 	defer d.Close()
-	data, err := os.ReadFile(filepath.Join(dir, still+".json"))
-	require.NoError(t, err)
-	var tr truthFile
-	require.NoError(t, json.Unmarshal(data, &tr))
-	cam, err := ParseTruthCamera(data)
-	require.NoError(t, err)
-	res, err := d.DetectFile(filepath.Join(dir, tr.Image), cam)
-	require.NoError(t, err)
+	tr, res := detectStill(t, d, dir, still)
 	for _, tc := range tr.Cards {
 		if tc.Seat != seat {
 			continue
@@ -364,6 +343,21 @@ func cardPosedWithin(t *testing.T, dir, still string, seat int) {
 		return
 	}
 	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
+}
+
+// detectStill reads a committed still's truth (dir/still.json) and
+// detects its image with d, seen by the truth's camera.
+func detectStill(t *testing.T, d *Detector, dir, still string) (truthFile, Result) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, still+".json"))
+	require.NoError(t, err)
+	var tr truthFile
+	require.NoError(t, json.Unmarshal(data, &tr))
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	res, err := d.DetectFile(filepath.Join(dir, tr.Image), cam)
+	require.NoError(t, err)
+	return tr, res
 }
 
 // TestMedianSelect checks the quickselect median against sorting, on
