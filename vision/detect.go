@@ -162,6 +162,7 @@ type Detector struct {
 	materialCNN   *cnn.Workspace // optional: materials also from a CNN
 	materialX     []float32
 	views         viewBufs // scratch for reading several views (views.go)
+	lw            lineBufs // the line-work card finder's Mats (linework.go)
 }
 
 // NewDetector makes a detector.
@@ -208,6 +209,7 @@ func newDetector(opts Options) *Detector {
 			gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*splitRadii[0]+1, 2*splitRadii[0]+1)),
 			gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(2*splitRadii[1]+1, 2*splitRadii[1]+1)),
 		},
+		lw: newLineBufs(),
 	}
 }
 
@@ -218,6 +220,7 @@ func (d *Detector) Close() error {
 			return err
 		}
 	}
+	d.lw.close()
 	return nil
 }
 
@@ -330,21 +333,35 @@ func (d *Detector) maskCards(cam Camera) []Card {
 	for _, pts := range d.tooBig {
 		sided = d.cardBySides(cam, pts, cards, sided)
 	}
-	return append(cards, sided...)
+	if cards = append(cards, sided...); d.allSeated(cards) {
+		return cards
+	}
+	// Last of all, the printed line work (linework.go).
+	return d.lineCards(cam, cards)
 }
 
 // allSeated reports whether every seat has a card whose grid showed
 // clearly (at least looseGridLow): each player has one blueprint card, so
 // there is none left to look for.
 func (d *Detector) allSeated(cards []Card) bool {
-	var seated uint64
+	seated, all := d.seated(cards)
+	return seated == all
+}
+
+// seated returns the seats with a card whose grid showed clearly, as bits,
+// and all the seats (none where more than 64 are configured: the search
+// stops).
+func (d *Detector) seated(cards []Card) (seated, all uint64) {
+	n := len(d.opts.SeatUp)
+	if n == 0 || n > 64 {
+		return 0, 0
+	}
 	for _, c := range cards {
 		if c.grid >= looseGridLow && c.Seat >= 0 && c.Seat < 64 {
 			seated |= 1 << c.Seat
 		}
 	}
-	n := len(d.opts.SeatUp)
-	return n > 0 && n <= 64 && seated == 1<<n-1
+	return seated, 1<<n - 1
 }
 
 // contrastMargin is how much bluer than green (B-G over B+G+R) than the

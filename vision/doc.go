@@ -16,7 +16,9 @@
 // (refine.go), which also mends cards a screen or a hand cut short. An
 // outline too big for a card (a shadow grown onto it) is fitted by its
 // sides (sides.go), and where two masks find cards at one place, the one
-// whose printed lines show more stands.
+// whose printed lines show more stands. A seat still without a card after
+// every mask is searched for by its printed line work alone (linework.go):
+// a card washed white or pink by a lamp has no colour left to find.
 //
 // Cells are read by small learned networks (learned.go, vision/model):
 // two height CNNs that compare the six levels a stack could reach, a top
