@@ -311,7 +311,7 @@ func (d *Detector) ridgeSegments(cam Camera, ridge gocv.Mat) [][2]Vec3 {
 	gocv.Resize(ridge, &lw.halfRidge, image.Pt(d.img.w/2, d.img.h/2), 0, 0, gocv.InterpolationArea)
 	gocv.Threshold(lw.halfRidge, &lw.halfRidge, 31, 255, gocv.ThresholdBinary)
 	minLen := float32(0.8 * lineMinSeg * pxPerMM / 2)
-	gocv.HoughLinesPWithParams(lw.halfRidge, &lw.lines, 1, math.Pi/180, int(minLen/2), minLen, 2)
+	gocv.HoughLinesPWithParams(lw.halfRidge, &lw.lines, 1, math.Pi/90, int(minLen/2), minLen, 2)
 	type seg struct {
 		a, b Vec3
 		l    float64
