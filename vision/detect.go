@@ -344,24 +344,19 @@ func (d *Detector) maskCards(cam Camera) []Card {
 // clearly (at least looseGridLow): each player has one blueprint card, so
 // there is none left to look for.
 func (d *Detector) allSeated(cards []Card) bool {
-	seated, all := d.seated(cards)
-	return seated == all
+	n := len(d.opts.SeatUp)
+	return n > 0 && n <= 64 && d.seatedBits(cards) == 1<<n-1
 }
 
-// seated returns the seats with a card whose grid showed clearly, as bits,
-// and all the seats (none where more than 64 are configured: the search
-// stops).
-func (d *Detector) seated(cards []Card) (seated, all uint64) {
-	n := len(d.opts.SeatUp)
-	if n == 0 || n > 64 {
-		return 0, 0
-	}
+// seatedBits has bit s set for each seat s (below 64) with a card whose
+// grid showed clearly (at least looseGridLow).
+func (d *Detector) seatedBits(cards []Card) (seated uint64) {
 	for _, c := range cards {
 		if c.grid >= looseGridLow && c.Seat >= 0 && c.Seat < 64 {
 			seated |= 1 << c.Seat
 		}
 	}
-	return seated, 1<<n - 1
+	return seated
 }
 
 // contrastMargin is how much bluer than green (B-G over B+G+R) than the

@@ -58,10 +58,10 @@ type linePose struct {
 // lineCards returns cards with the cards the line work shows appended, for
 // seats that have none yet (see above).
 func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
-	seated, all := d.seated(cards)
-	if seated == all {
-		return cards
+	if d.allSeated(cards) || len(d.opts.SeatUp) > 64 {
+		return cards // (seats are kept as bits: more than 64, no search)
 	}
+	seated := d.seatedBits(cards)
 	ridge := d.ridgeMap(cards)
 	segs := d.ridgeSegments(cam, *ridge)
 	if len(segs) == 0 {
