@@ -54,6 +54,7 @@ func TestDetectOnCorpus(t *testing.T) {
 		assert.GreaterOrEqual(t, c.got, c.want, c.name)
 	}
 	assert.LessOrEqual(t, rep.CornerErrPx, 0.5, "median corner error")
+	assert.LessOrEqual(t, rep.FalseCards, maxFalseCards, "cards where none lies")
 }
 
 // TestClassicalReaderOnCorpus keeps the hand-written reader (Options.Classical)

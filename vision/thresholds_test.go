@@ -17,6 +17,10 @@ const (
 	minHandFlagged        = 0.92
 	minHiddenFlagged      = 0.5
 	minNotFalselyOccluded = 0.9996
+	// at most this many cards found where no card lies (one: a card a
+	// hand covers wholly, posed wrong). Most stills have fewer cards than
+	// the four seats, so the line-work finder searches them all.
+	maxFalseCards = 1
 )
 
 // The same on the committed stills whose buildings break a placement rule
