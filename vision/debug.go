@@ -39,7 +39,11 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 		}
 		quad(cs, yellow, 2)
 		gocv.Circle(img, cs[0], 6, yellow, 2) // printed top-left
-		gocv.PutText(img, fmt.Sprintf("seat %d", c.Seat), cs[0].Add(image.Pt(8, -8)), gocv.FontHersheySimplex, 0.6, yellow, 2)
+		label := fmt.Sprintf("seat %d, lines %.0f%%", c.Seat, 100*c.lines)
+		if c.byLines {
+			label += " (found by its lines)"
+		}
+		gocv.PutText(img, label, cs[0].Add(image.Pt(8, -8)), gocv.FontHersheySimplex, 0.6, yellow, 2)
 		for r := 0; r < m.Rows; r++ {
 			for col := 0; col < m.Cols; col++ {
 				cu, cv := m.CellCenter(r, col)

@@ -82,6 +82,7 @@ type Card struct {
 	pose     cardPose
 	grid     float64         // how clearly the printed grid showed (orient)
 	lines    float64         // the share of its printed lines on a ridge (refinePose)
+	byLines  bool            // found by its line work alone (linework.go)
 	feats    *cardFeatures   // kept for training only
 	jittered []*cardFeatures // training only: the features at poses jittered around pose
 }

@@ -166,6 +166,9 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 			}
 		}
 	}
+	for i := range more {
+		more[i].byLines = true
+	}
 	return append(cards, more...)
 }
 

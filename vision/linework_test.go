@@ -77,3 +77,27 @@ func TestOnCards(t *testing.T) {
 	assert.Greater(t, turned, 0.3)
 	assert.Less(t, turned, 1.0)
 }
+
+// The washed-white card of check2002_0091 (seat 1) is found by its line
+// work, and only that card; a frame whose four cards the masks find
+// searches nothing.
+func TestLineWorkFindsWashedCard(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	_, res := detectStill(t, d, "testdata/cards", "check2002_0091")
+	byLines := map[int]bool{}
+	for _, c := range res.Cards {
+		if c.byLines {
+			byLines[c.Seat] = true
+		}
+	}
+	assert.Equal(t, map[int]bool{1: true}, byLines)
+
+	path, cam := fourCardFrame(t)
+	res, err := d.DetectFile(path, cam)
+	require.NoError(t, err)
+	require.Len(t, res.Cards, 4)
+	for _, c := range res.Cards {
+		assert.False(t, c.byLines, "seat %d", c.Seat)
+	}
+}
