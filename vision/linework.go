@@ -75,15 +75,18 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	m := d.opts.Model
 	in := m.FrameInset
 	W, H := m.CardWidth, m.CardHeight
+	// the lines a segment may lie on: the printed frame's sides, or
+	// without a frame the grid's outer lines; each runs from lo to hi
 	type side struct {
 		alongU bool
 		at     float64 // v of a side along u, u of a side along v
+		lo, hi float64 // its extent along its line
 	}
-	sides := []side{{true, in}, {true, H - in}, {false, in}, {false, W - in}}
+	sides := []side{{true, in, in, W - in}, {true, H - in, in, W - in}, {false, in, in, H - in}, {false, W - in, in, H - in}}
 	if in <= 0 {
-		// no printed frame: the grid's outer lines
 		g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
-		sides = []side{{true, g0v}, {true, g0v + float64(m.Rows)*cell}, {false, g0u}, {false, g0u + float64(m.Cols)*cell}}
+		gu, gv := g0u+float64(m.Cols)*cell, g0v+float64(m.Rows)*cell
+		sides = []side{{true, g0v, g0u, gu}, {true, gv, g0u, gu}, {false, g0u, g0v, gv}, {false, gu, g0v, gv}}
 	}
 	for _, sg := range segs {
 		a, b := sg[0], sg[1]
@@ -91,16 +94,7 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 		L := math.Hypot(e.X, e.Y)
 		e = e.Scale(1 / L)
 		for _, sd := range sides {
-			lo, hi := in, W-in // the side's extent along its line
-			if !sd.alongU {
-				lo, hi = in, H-in
-			}
-			if in <= 0 {
-				lo, hi = m.GridOrigin[0], m.GridOrigin[0]+float64(m.Cols)*m.Cell
-				if !sd.alongU {
-					lo, hi = m.GridOrigin[1], m.GridOrigin[1]+float64(m.Rows)*m.Cell
-				}
-			}
+			lo, hi := sd.lo, sd.hi
 			if hi-lo < L-lineSlideStep {
 				continue // longer than this side
 			}
