@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,8 +87,12 @@ func (t *Tally) add(ok bool) {
 
 // BenchReport is the accuracy of Detect over a corpus with truth.
 type BenchReport struct {
-	Frames    int   `json:"frames"`
-	CardFound Tally `json:"card_found"`
+	Frames int `json:"frames"`
+	// InPlay is which seats the detector was told are taken: "every
+	// seat", the seats (SetInPlay), or "each still's truth"
+	// (SetInPlayFromTruth).
+	InPlay    string `json:"seats_in_play"`
+	CardFound Tally  `json:"card_found"`
 	// CardFoundUncovered counts only cards no hand covers (none of their
 	// cells in the truth's occluded list). A screen standing over part of
 	// a card does not make it covered: the truth lists hands only.
@@ -184,6 +189,10 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		return rep, err
 	}
 	sort.Strings(files)
+	rep.InPlay = d.inPlayName()
+	if d.inPlayFromTruth {
+		defer func(saved uint64) { d.inPlay = saved }(d.inPlay)
+	}
 	var times, times720, cornerErr []float64
 	for _, tf := range files {
 		data, err := os.ReadFile(tf)
@@ -197,6 +206,14 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		cam, err := ParseTruthCamera(data)
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", tf, err)
+		}
+		if d.inPlayFromTruth {
+			d.inPlay = 0
+			for _, tc := range truth.Cards {
+				if tc.Seat >= 0 && tc.Seat < 64 {
+					d.inPlay |= 1 << tc.Seat
+				}
+			}
 		}
 		res, ms, err := d.timedDetect(filepath.Join(filepath.Dir(tf), truth.Image), cam)
 		if err != nil {
@@ -539,4 +556,22 @@ func nearestCard(cards []Card, used []bool, corners [4][2]float64) (int, float64
 		}
 	}
 	return best, bestErr
+}
+
+// inPlayName says which seats the detector takes as in play (see
+// BenchReport.InPlay).
+func (d *Detector) inPlayName() string {
+	if d.inPlayFromTruth {
+		return "each still's truth"
+	}
+	if d.inPlay == 0 {
+		return "every seat"
+	}
+	var seats []string
+	for s := 0; s < 64; s++ {
+		if d.inPlay&(1<<s) != 0 {
+			seats = append(seats, strconv.Itoa(s))
+		}
+	}
+	return strings.Join(seats, ",")
 }

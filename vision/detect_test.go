@@ -399,23 +399,35 @@ func TestMedianSelect(t *testing.T) {
 	}
 }
 
-// TestAllSeated: the card finder stops looking once every seat has a card
-// whose grid showed clearly, and not before.
+// TestAllSeated: the card finder stops looking once every seat (or every
+// seat in play) has a card that stands against any later one (its grid
+// clear, most of its printed lines seen), and not before.
 func TestAllSeated(t *testing.T) {
 	d := newDetector(Options{})
 	defer d.Close()
-	four := []Card{{Seat: 0, grid: 30}, {Seat: 1, grid: 12}, {Seat: 2, grid: 80}, {Seat: 3, grid: 40}}
+	four := []Card{{Seat: 0, grid: 30, lines: 0.9}, {Seat: 1, grid: looseGrid, lines: standLines}, {Seat: 2, grid: 80, lines: 0.7}, {Seat: 3, grid: 40, lines: 1}}
 	assert.True(t, d.allSeated(four))
 	assert.False(t, d.allSeated(four[:3]), "seat 3 has no card")
 	faint := append([]Card(nil), four...)
-	faint[1].grid = looseGridLow - 1
+	faint[1].grid = looseGrid - 1
 	assert.False(t, d.allSeated(faint), "seat 1's card barely showed its grid")
-	twice := []Card{{Seat: 0, grid: 30}, {Seat: 0, grid: 30}, {Seat: 2, grid: 30}, {Seat: 3, grid: 30}}
+	few := append([]Card(nil), four...)
+	few[2].lines = standLines - 0.01
+	assert.False(t, d.allSeated(few), "seat 2's card showed few of its printed lines: a later mask may replace it")
+	twice := []Card{four[0], four[0], four[2], four[3]}
 	assert.False(t, d.allSeated(twice), "seat 1 has no card")
 	two := newDetector(Options{SeatUp: []float64{90, -90}})
 	defer two.Close()
-	assert.True(t, two.allSeated([]Card{{Seat: 1, grid: 20}, {Seat: 0, grid: 20}}))
+	assert.True(t, two.allSeated([]Card{{Seat: 1, grid: 30, lines: 0.8}, {Seat: 0, grid: 30, lines: 0.8}}))
 	assert.False(t, two.allSeated(nil))
+
+	// seats 0 and 2 in play: their cards are enough, seat 1's is not
+	require.NoError(t, d.SetInPlay([]int{2, 0}))
+	assert.True(t, d.allSeated([]Card{four[0], four[2]}))
+	assert.False(t, d.allSeated([]Card{four[0], four[1], four[3]}), "seat 2 in play has no card")
+	assert.False(t, d.allSeated([]Card{four[0], few[2]}), "seat 2's card may still be replaced")
+	assert.Error(t, d.SetInPlay([]int{4}))
+	assert.True(t, d.allSeated([]Card{four[0], four[2]}), "a refused list leaves the seats in play as they were")
 }
 
 // TestFillThresholds: the contrast mask's per-frame threshold table decides

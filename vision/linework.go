@@ -61,6 +61,9 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	if d.allSeated(cards) || len(d.opts.SeatUp) > 64 {
 		return cards // (seats are kept as bits: more than 64, no search)
 	}
+	d.lineSearches++
+	// Every seat without a standing card is searched, with seats in play
+	// too: orient may turn a candidate round into a seat in play.
 	seated := d.seatedBits(cards)
 	ridge := d.ridgeMap(cards)
 	segs := d.ridgeSegments(cam, *ridge)

@@ -101,3 +101,27 @@ func TestLineWorkFindsWashedCard(t *testing.T) {
 		assert.False(t, c.byLines, "seat %d", c.Seat)
 	}
 }
+
+// With the seats in play set, a two-player frame whose two cards the
+// masks find searches no further, and reads what the four-seat search
+// reads; without them the line-work finder looks for the empty seats'
+// cards. A seat outside the detector's seats is refused.
+func TestInPlaySparesTheSearch(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	tr, all := detectStill(t, d, "testdata/synth/stills", "still_0021")
+	require.Len(t, tr.Cards, 2)
+	assert.Equal(t, 1, d.lineSearches, "four seats, two cards: the finder searches")
+	assert.Len(t, all.Cards, 2)
+
+	require.NoError(t, d.SetInPlay([]int{tr.Cards[0].Seat, tr.Cards[1].Seat}))
+	_, two := detectStill(t, d, "testdata/synth/stills", "still_0021")
+	assert.Equal(t, 1, d.lineSearches, "the seats in play all have a card: no search")
+	assert.Equal(t, all, two)
+
+	assert.Error(t, d.SetInPlay([]int{0, 4}))
+	assert.Error(t, d.SetInPlay([]int{-1}))
+	require.NoError(t, d.SetInPlay(nil))
+	detectStill(t, d, "testdata/synth/stills", "still_0021")
+	assert.Equal(t, 2, d.lineSearches, "every seat again")
+}

@@ -84,6 +84,10 @@ func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
 		opts.Model = m
 	}
 	d := vision.NewDetector(opts)
+	if err := setInPlay(d, v.GetString("in-play"), name); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if dir := v.GetString("cell-model"); dir != "" {
 		if opts.Classical {
 			d.Close()
@@ -136,6 +140,34 @@ func parseViews(s string) (vision.Views, error) {
 	return vw, nil
 }
 
+// setInPlay tells d the seats --in-play lists ("truth": each still's own,
+// bench only).
+func setInPlay(d *vision.Detector, list, name string) error {
+	list = strings.TrimSpace(list)
+	if list == "" {
+		return nil
+	}
+	if list == "truth" {
+		if name != "bench" {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --in-play truth: only bench has truth files to take the seats from", name)}
+		}
+		d.SetInPlayFromTruth(true)
+		return nil
+	}
+	var seats []int
+	for i, f := range strings.Split(list, ",") {
+		s, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --in-play: entry %d: %q is not a seat number", name, i, strings.TrimSpace(f))}
+		}
+		seats = append(seats, s)
+	}
+	if err := d.SetInPlay(seats); err != nil {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --in-play: %v", name, err)}
+	}
+	return nil
+}
+
 // detectorFlags adds the flags newDetector reads.
 func detectorFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
@@ -144,6 +176,7 @@ func detectorFlags(cmd *cobra.Command) {
 	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
 	f.String("views", "", "height,material,pips[,below]: in how many symmetries of the square (1, 2, 4, 8) each network reads its input, averaged; height views past the first only where the plain reading is less sure than below (default: vision.DefaultViews)")
 	f.String("seats", "", "per seat, the direction its card's printed top points on the table, degrees from +x counter-clockwise, comma-separated (default 90,0,-90,180: seats south, west, north, east)")
+	f.String("in-play", "", "the seats players sit at, comma-separated seat numbers (e.g. 0,2 for two players facing each other): a frame stops looking once each has a card, instead of searching for the cards of empty seats; bench also takes \"truth\", each still's own (default: every seat)")
 }
 
 // detectJSON is the JSON form of a detection.

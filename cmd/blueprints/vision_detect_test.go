@@ -126,6 +126,10 @@ func TestVisionDetectErrors(t *testing.T) {
 		{[]string{"--image", img, "--truth-camera", truth, "--views", "8,1,x"}, `"x" is not a whole number`},
 		{[]string{"--image", img, "--truth-camera", truth, "--views", "8,1,1,high"}, `"high" is not a probability`},
 		{[]string{"--image", img, "--truth-camera", truth, "--views", "0,1,1"}, "at least 1 view each"},
+		{[]string{"--image", img, "--truth-camera", truth, "--in-play", "0,two"}, `--in-play: entry 1: "two" is not a seat number`},
+		{[]string{"--image", img, "--truth-camera", truth, "--in-play", "0,4"}, "seat 4 in play: the seats are 0..3"},
+		{[]string{"--image", img, "--truth-camera", truth, "--in-play", "-1"}, "seat -1 in play"},
+		{[]string{"--image", img, "--truth-camera", truth, "--in-play", "truth"}, "only bench has truth files"},
 	} {
 		_, code, msg := run(t, "", append([]string{"vision", "detect"}, tc.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", tc.args, msg)
@@ -238,6 +242,23 @@ func TestVisionBenchJSON(t *testing.T) {
 	var found struct{ Right, Total int }
 	require.NoError(t, json.Unmarshal(rep["card_found"], &found))
 	assert.Equal(t, 9, found.Total, "4 + 2 + 3 cards in the three truths")
+	var inPlay string
+	require.NoError(t, json.Unmarshal(rep["seats_in_play"], &inPlay))
+	assert.Equal(t, "every seat", inPlay)
+
+	// --in-play truth: the same stills, each with its own seats in play,
+	// and the report says so; --in-play 0,2 names the seats
+	for _, tc := range [][2]string{{"truth", "each still's truth"}, {" 0, 2", "0,2"}} {
+		out, code, msg = run(t, "", "vision", "bench", "--corpus", dir, "--json", "--in-play", tc[0])
+		require.Equal(t, 0, code, msg)
+		var r struct {
+			InPlay string              `json:"seats_in_play"`
+			Found  struct{ Total int } `json:"card_found"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+		assert.Equal(t, tc[1], r.InPlay)
+		assert.Equal(t, 9, r.Found.Total)
+	}
 
 	_, code, msg = run(t, "", "vision", "bench", "--corpus", t.TempDir())
 	assert.Equal(t, 2, code)
