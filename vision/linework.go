@@ -62,8 +62,9 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 		return cards // (seats are kept as bits: more than 64, no search)
 	}
 	d.lineSearches++
-	// Every seat without a standing card is searched, with seats in play
-	// too: orient may turn a candidate round into a seat in play.
+	// Every seat without a standing card is searched, seats not in play
+	// too: orient may turn a candidate facing one round into a seat in
+	// play (fresh 2009 still_0082's washed card is found so).
 	seated := d.seatedBits(cards)
 	ridge := d.ridgeMap(cards)
 	segs := d.ridgeSegments(cam, *ridge)
