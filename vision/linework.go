@@ -198,32 +198,55 @@ func keepBest(list []linePose, c linePose, cu, cv float64) []linePose {
 // lineScore is the smaller of two shares at pose p: of the model's probes
 // across vertical lines, and of those across horizontal ones, the share
 // that land on the ridge map rb (the frame's size, 255 on a ridge). A card
-// shows lines both ways; a striped table only one.
+// shows lines both ways; a striped table only one. A pose that can no
+// longer reach lineMinScore one way scores 0 there and then: no such pose
+// is ever placed, and keepBest never keeps one in place of a better, so
+// the cards placed are the same as with its full score (most poses are
+// far off, and stop a third of the way through).
 func (d *Detector) lineScore(cam Camera, p cardPose, rb []uint8) float64 {
-	probes := d.refineProbes()
+	axes := d.lineProbeAxes()
 	g := poseHomography(cam, p, d.opts.Model.CardThickness)
 	w, h := float64(d.img.w), float64(d.img.h)
-	var on, n [2]int
-	for _, pr := range probes {
-		k := 0
-		if pr.acrossV {
-			k = 1
+	score := 1.0
+	for _, probes := range axes {
+		n := len(probes)
+		need := lineMinScore * float64(n)
+		on := 0
+		for i, pr := range probes {
+			if float64(on+n-i) < need {
+				return 0
+			}
+			zc := g[2][0]*pr.u + g[2][1]*pr.v + g[2][2]
+			if zc <= 1e-6 {
+				continue
+			}
+			x := (g[0][0]*pr.u + g[0][1]*pr.v + g[0][2]) / zc
+			y := (g[1][0]*pr.u + g[1][1]*pr.v + g[1][2]) / zc
+			if !(x >= 0 && y >= 0 && x < w-0.5 && y < h-0.5) {
+				continue
+			}
+			if rb[int(y+0.5)*d.img.w+int(x+0.5)] != 0 {
+				on++
+			}
 		}
-		n[k]++
-		zc := g[2][0]*pr.u + g[2][1]*pr.v + g[2][2]
-		if zc <= 1e-6 {
-			continue
-		}
-		x := (g[0][0]*pr.u + g[0][1]*pr.v + g[0][2]) / zc
-		y := (g[1][0]*pr.u + g[1][1]*pr.v + g[1][2]) / zc
-		if !(x >= 0 && y >= 0 && x < w-0.5 && y < h-0.5) {
-			continue
-		}
-		if rb[int(y+0.5)*d.img.w+int(x+0.5)] != 0 {
-			on[k]++
+		score = math.Min(score, float64(on)/float64(max(1, n)))
+	}
+	return score
+}
+
+// lineProbeAxes is refineProbes split by axis: the probes across vertical
+// lines, then those across horizontal ones.
+func (d *Detector) lineProbeAxes() *[2][]lineProbe {
+	if d.lw.axes[0] == nil {
+		for _, pr := range d.refineProbes() {
+			k := 0
+			if pr.acrossV {
+				k = 1
+			}
+			d.lw.axes[k] = append(d.lw.axes[k], pr)
 		}
 	}
-	return math.Min(float64(on[0])/float64(max(1, n[0])), float64(on[1])/float64(max(1, n[1])))
+	return &d.lw.axes
 }
 
 // poseHomography maps card millimetres (u, v, 1) of pose p, on the plane z
@@ -276,6 +299,7 @@ func (d *Detector) ridgeMap(cards []Card) *gocv.Mat {
 // lineBufs are the line-work finder's Mats, kept from frame to frame.
 type lineBufs struct {
 	hsv, sat, white, top, ridge, halfRidge, lines, kernel gocv.Mat
+	axes                                                  [2][]lineProbe // lineProbeAxes
 }
 
 func newLineBufs() lineBufs {
