@@ -376,11 +376,15 @@ func (d *Detector) maskCards(cam Camera) []Card {
 // play) has a card that stands against any later one: each player has
 // one blueprint card, so there is none left to look for.
 func (d *Detector) allSeated(cards []Card) bool {
-	if d.inPlay != 0 {
-		return d.seatedBits(cards)&d.inPlay == d.inPlay
+	want := d.inPlay
+	if want == 0 {
+		n := len(d.opts.SeatUp)
+		if n == 0 || n > 64 {
+			return false // (seats are kept as bits)
+		}
+		want = 1<<n - 1
 	}
-	n := len(d.opts.SeatUp)
-	return n > 0 && n <= 64 && d.seatedBits(cards) == 1<<n-1
+	return d.seatedBits(cards)&want == want
 }
 
 // seatedBits has bit s set for each seat s (below 64) with a card that

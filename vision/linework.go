@@ -235,9 +235,10 @@ func (d *Detector) lineScore(cam Camera, p cardPose, rb []uint8) float64 {
 }
 
 // lineProbeAxes is refineProbes split by axis: the probes across vertical
-// lines, then those across horizontal ones.
+// lines, then those across horizontal ones (made once; a model with no
+// probes one way leaves that list empty, and the other is not made again).
 func (d *Detector) lineProbeAxes() *[2][]lineProbe {
-	if d.lw.axes[0] == nil {
+	if d.lw.axes[0] == nil && d.lw.axes[1] == nil {
 		for _, pr := range d.refineProbes() {
 			k := 0
 			if pr.acrossV {
