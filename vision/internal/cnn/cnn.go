@@ -221,31 +221,9 @@ func (ws *Workspace) Forward(x []float32) error {
 		for k := 0; k < cv.out; k++ {
 			convRelu(act[k*wide:(k+1)*wide], pad, pst, cv.in, ps, cv.w[k*cv.in*9:(k+1)*cv.in*9], cv.b[k])
 		}
-		// 2x2 max pooling: the first of the largest of each square (in
-		// the order top-left, top-right, bottom-left, bottom-right; Backward
-		// finds the same one again, see poolArgs).
-		h := s / 2
+		// 2x2 max pooling (pool2Go says which value each square keeps)
 		pool := ws.pool[l]
-		for k := 0; k < cv.out; k++ {
-			for y := 0; y < h; y++ {
-				r0 := act[k*wide+2*y*ps : k*wide+2*y*ps+2*h]
-				r1 := act[k*wide+(2*y+1)*ps : k*wide+(2*y+1)*ps+2*h]
-				out := pool[k*h*h+y*h : k*h*h+y*h+h]
-				for xx := range out {
-					v := r0[2*xx]
-					if a := r0[2*xx+1]; a > v {
-						v = a
-					}
-					if a := r1[2*xx]; a > v {
-						v = a
-					}
-					if a := r1[2*xx+1]; a > v {
-						v = a
-					}
-					out[xx] = v
-				}
-			}
-		}
+		pool2(pool, act, s/2, ps, cv.out, wide)
 		in = pool
 	}
 	if n.Arch.GAP {

@@ -363,6 +363,52 @@ func TestConvRelu(t *testing.T) {
 	}
 }
 
+// TestPool2 checks the pooling kernel against pool2Go bit for bit, for
+// sides around its blocks of four outputs, with ties, signed zeros and NaN
+// (which keep the first value of a square), and against a plain max.
+func TestPool2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	nan := float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	special := []float32{0, negZero, 1, 1, nan, -1}
+	for _, h := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17} {
+		for _, nch := range []int{1, 3} {
+			ps := 2*h + 2
+			wide := 2 * h * ps
+			src := make([]float32, nch*wide)
+			for i := range src {
+				if rng.IntN(3) == 0 {
+					src[i] = special[rng.IntN(len(special))]
+				} else {
+					src[i] = float32(rng.NormFloat64())
+				}
+			}
+			got, want := make([]float32, nch*h*h), make([]float32, nch*h*h)
+			for i := range got {
+				got[i] = float32(i) + 0.5 // must be overwritten
+			}
+			pool2(got, src, h, ps, nch, wide)
+			pool2Go(want, src, h, ps, nch, wide)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("h %d, %d channels: [%d] = %v (%#x), want %v (%#x)", h, nch, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+				}
+			}
+			// away from NaN, each value is the largest of its square
+			k, y, x := nch-1, h-1, h-1
+			sq := []float32{src[k*wide+2*y*ps+2*x], src[k*wide+2*y*ps+2*x+1], src[k*wide+(2*y+1)*ps+2*x], src[k*wide+(2*y+1)*ps+2*x+1]}
+			m, hasNaN := sq[0], false
+			for _, v := range sq {
+				m = max(m, v)
+				hasNaN = hasNaN || v != v
+			}
+			if g := got[k*h*h+y*h+x]; !hasNaN && g != m {
+				t.Errorf("h %d: last square's value %v, want the largest %v of %v", h, g, m, sq)
+			}
+		}
+	}
+}
+
 // TestDotRows checks the dense layer's kernel against dot, bit for bit,
 // for row counts and lengths around its blocks of eight rows and four
 // lanes.

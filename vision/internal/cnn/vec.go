@@ -62,3 +62,31 @@ func grad9Go(gw *[9]float32, dk, p []float32, ps int) {
 		gw[t] += dot(dk, p[off:off+len(dk)])
 	}
 }
+
+// pool2Go is 2x2 max pooling of nch channels: channel k of src starts at
+// src[k*wide] and holds 2h rows of ps values (the first 2h of each row
+// real); channel k of dst, at dst[k*h*h], gets h×h values, each the first
+// of the largest of its square in the order top-left, top-right,
+// bottom-left, bottom-right (Backward's poolArgs finds the same one again).
+func pool2Go(dst, src []float32, h, ps, nch, wide int) {
+	for k := 0; k < nch; k++ {
+		for y := 0; y < h; y++ {
+			r0 := src[k*wide+2*y*ps : k*wide+2*y*ps+2*h]
+			r1 := src[k*wide+(2*y+1)*ps : k*wide+(2*y+1)*ps+2*h]
+			out := dst[k*h*h+y*h : k*h*h+y*h+h]
+			for xx := range out {
+				v := r0[2*xx]
+				if a := r0[2*xx+1]; a > v {
+					v = a
+				}
+				if a := r1[2*xx]; a > v {
+					v = a
+				}
+				if a := r1[2*xx+1]; a > v {
+					v = a
+				}
+				out[xx] = v
+			}
+		}
+	}
+}

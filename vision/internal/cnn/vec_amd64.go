@@ -16,6 +16,9 @@ func convReluAVX2(dst *float32, n int, src *float32, pst, nin, ps int, w *float3
 func dotRows8SSE(acc *[32]float32, x, w *float32, stride, n int)
 
 //go:noescape
+func pool2SSE(dst, src *float32, h, ps, nch, wide int)
+
+//go:noescape
 func grad9AVX2(out *[72]float32, dk, p *float32, ps, n int)
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
@@ -152,4 +155,16 @@ func convBack(dst, src []float32, back *[9]int, w *[9]float32, ps int) {
 		rw[t] = w[8-t]
 	}
 	conv9(dst, src, &fwd, &rw)
+}
+
+// pool2 is pool2Go in SSE assembly (part of amd64, so on every processor),
+// four outputs at a time, with the same bits.
+func pool2(dst, src []float32, h, ps, nch, wide int) {
+	if h < 1 || nch < 1 {
+		return
+	}
+	// everything the kernel reads and writes, bounds-checked here
+	_ = src[(nch-1)*wide+(2*h-1)*ps+2*h-1]
+	_ = dst[nch*h*h-1]
+	pool2SSE(&dst[0], &src[0], h, ps, nch, wide)
 }

@@ -625,3 +625,88 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL AX, eax+0(FP)
 	MOVL DX, edx+4(FP)
 	RET
+
+// func pool2SSE(dst, src *float32, h, ps, nch, wide int)
+// 2x2 max pooling of nch channels, each 2h rows of ps values (channel k
+// starts at src[k*wide]) into h×h values (channel k at dst[k*h*h]), with
+// pool2Go's bits: v = top-left, then each of top-right, bottom-left and
+// bottom-right replaces v only when greater (MAXPS a, v as a > v ? a : v,
+// so ties, -0 and NaN keep v as the Go code does). Four outputs at a time;
+// the rest of a row one at a time.
+TEXT ·pool2SSE(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ h+16(FP), CX
+	MOVQ ps+24(FP), R8
+	MOVQ nch+32(FP), R9
+	MOVQ wide+40(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R10
+	MOVQ CX, R11
+	ANDQ $-4, R11
+
+pchan:
+	TESTQ R9, R9
+	JEQ   pdone
+	MOVQ  SI, BX
+	MOVQ  CX, R12
+
+prow:
+	TESTQ R12, R12
+	JEQ   pnextchan
+	MOVQ  BX, AX
+	LEAQ  (BX)(R8*1), R13
+	XORQ  DX, DX
+
+pvec:
+	CMPQ   DX, R11
+	JGE    ptail
+	MOVUPS 0(AX), X0
+	MOVUPS 16(AX), X1
+	MOVAPS X0, X2
+	SHUFPS $0x88, X1, X0
+	SHUFPS $0xDD, X1, X2
+	MOVUPS 0(R13), X3
+	MOVUPS 16(R13), X4
+	MOVAPS X3, X5
+	SHUFPS $0x88, X4, X3
+	SHUFPS $0xDD, X4, X5
+	MAXPS  X0, X2
+	MAXPS  X2, X3
+	MAXPS  X3, X5
+	MOVUPS X5, 0(DI)
+	ADDQ   $32, AX
+	ADDQ   $32, R13
+	ADDQ   $16, DI
+	ADDQ   $4, DX
+	JMP    pvec
+
+ptail:
+	CMPQ  DX, CX
+	JGE   prowdone
+	MOVSS 0(AX), X0
+	MOVSS 4(AX), X2
+	MAXSS X0, X2
+	MOVSS 0(R13), X3
+	MAXSS X2, X3
+	MOVSS 4(R13), X5
+	MAXSS X3, X5
+	MOVSS X5, 0(DI)
+	ADDQ  $8, AX
+	ADDQ  $8, R13
+	ADDQ  $4, DI
+	INCQ  DX
+	JMP   ptail
+
+prowdone:
+	LEAQ (BX)(R8*2), BX
+	DECQ R12
+	JMP  prow
+
+pnextchan:
+	ADDQ R10, SI
+	DECQ R9
+	JMP  pchan
+
+pdone:
+	RET

@@ -20,3 +20,5 @@ func dotRows(out, w, x []float32) { dotRowsGo(out, w, x) }
 func grad9(gw *[9]float32, dk, p []float32, ps int) { grad9Go(gw, dk, p, ps) }
 
 func convBack(dst, src []float32, back *[9]int, w *[9]float32, ps int) { conv9(dst, src, back, w) }
+
+func pool2(dst, src []float32, h, ps, nch, wide int) { pool2Go(dst, src, h, ps, nch, wide) }
