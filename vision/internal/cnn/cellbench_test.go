@@ -5,7 +5,8 @@ import (
 )
 
 // The cell reader's networks: the height CNN (12 planes of 12x12 face
-// patches) and the pip CNN (16x16 grey).
+// patches), the material CNN (three colour planes of the 12x12 face patch)
+// and the pip CNN (32x32 grey since the seventh session; 16x16 before).
 func BenchmarkForwardCellNets(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -14,6 +15,8 @@ func BenchmarkForwardCellNets(b *testing.B) {
 		{"height-16-32", Arch{InC: 12, Side: 12, Convs: []int{16, 32}, Hidden: 64, Classes: 8}},
 		{"height-32-64", Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8}},
 		{"pips-16-32", Arch{InC: 1, Side: 16, Convs: []int{16, 32}, Hidden: 64, Classes: 6}},
+		{"material-32-64", Arch{InC: 3, Side: 12, Convs: []int{32, 64}, Hidden: 64, Classes: 4}},
+		{"pips32-16-32-64", Arch{InC: 1, Side: 32, Convs: []int{16, 32, 64}, Hidden: 64, Classes: 6}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			n, x := benchNet(b, c.a)
