@@ -127,6 +127,10 @@ type BenchReport struct {
 	// face moves in the image per die of height (slideKey): under the
 	// camera it barely moves, and only the face's size tells the height.
 	HeightPerSlide map[string]Tally `json:"height_per_slide"`
+	// StackPerSlide is whole-stack accuracy by the same bins: where the
+	// height is hard to see, a glass top's pips are too (its own bottom
+	// face lies right under its top face there).
+	StackPerSlide map[string]Tally `json:"whole_stack_per_slide"`
 	// StackPerTop is whole-stack accuracy by the true top die's material
 	// (a clear glass top shows the dice below it through itself).
 	StackPerTop map[string]Tally `json:"whole_stack_per_top"`
@@ -179,7 +183,7 @@ type ConfidenceTally struct {
 // Bench runs Detect on every image of dir that has a truth file beside it
 // (NAME.json next to the image it names) and compares.
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
-	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}, StackPerCrowding: map[string]Tally{}}
+	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}, StackPerCrowding: map[string]Tally{}}
 	rep.ByConfidence = make([]ConfidenceTally, len(ConfidenceSteps))
 	for i, c := range ConfidenceSteps {
 		rep.ByConfidence[i].MinConfidence = c
@@ -345,6 +349,9 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 					ps := rep.HeightPerSlide[skey]
 					ps.add(okH)
 					rep.HeightPerSlide[skey] = ps
+					ss := rep.StackPerSlide[skey]
+					ss.add(okH && okM && okP)
+					rep.StackPerSlide[skey] = ss
 					if !(okH && okM && okP) {
 						if got == nil {
 							rep.fail(maxFailures, "%s: seat %d r%dc%d %s read empty", truth.Image, tc.Seat, r+1, col+1, tc.Building[r][col])
@@ -375,7 +382,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for _, t := range []*Tally{&rep.HiddenByDice, &rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
 		t.finish()
 	}
-	for _, m := range []map[string]Tally{rep.PerHeight, rep.PerCondition, rep.HeightPerSlide, rep.PerMaterial, rep.StackPerRule, rep.StackPerCrowding, rep.StackPerTop} {
+	for _, m := range []map[string]Tally{rep.PerHeight, rep.PerCondition, rep.HeightPerSlide, rep.StackPerSlide, rep.PerMaterial, rep.StackPerRule, rep.StackPerCrowding, rep.StackPerTop} {
 		for k, t := range m {
 			t.finish()
 			m[k] = t

@@ -55,6 +55,21 @@ func TestDetectOnCorpus(t *testing.T) {
 	}
 	assert.LessOrEqual(t, rep.CornerErrPx, 0.5, "median corner error")
 	assert.LessOrEqual(t, rep.FalseCards, maxFalseCards, "cards where none lies")
+	// the per-slide tallies split the stacks, and the heights, whole
+	var stacks, heights Tally
+	for k, v := range rep.StackPerSlide {
+		stacks.Right += v.Right
+		stacks.Total += v.Total
+		h := rep.HeightPerSlide[k]
+		assert.Equal(t, v.Total, h.Total, "stacks and heights in %s", k)
+		assert.LessOrEqual(t, v.Right, h.Right, "a stack wholly right has its height right, %s", k)
+		heights.Right += h.Right
+		heights.Total += h.Total
+	}
+	assert.Equal(t, rep.Stack.Right, stacks.Right, "stacks right over the slide bins")
+	assert.Equal(t, rep.Stack.Total, stacks.Total, "stacks over the slide bins")
+	assert.Equal(t, rep.Height.Right, heights.Right, "heights right over the slide bins")
+	assert.Len(t, rep.StackPerSlide, 4, "the corpus has stacks in every slide bin")
 }
 
 // TestClassicalReaderOnCorpus keeps the hand-written reader (Options.Classical)
