@@ -33,10 +33,11 @@ type truthFile struct {
 		CornersPx [4][2]float64 `json:"corners_px"`
 		Occluded  [][2]int      `json:"occluded"`
 		Cells     []struct {
-			Row  int     `json:"row"`
-			Col  int     `json:"col"`
-			Hand float64 `json:"hand_occlusion"`
-			Dice float64 `json:"dice_occlusion"`
+			Row    int     `json:"row"`
+			Col    int     `json:"col"`
+			Hand   float64 `json:"hand_occlusion"`
+			Screen float64 `json:"screen_occlusion"`
+			Dice   float64 `json:"dice_occlusion"`
 		} `json:"cells"`
 	} `json:"cards"`
 }
@@ -96,16 +97,20 @@ type BenchReport struct {
 	// CardFoundUncovered counts only cards no hand covers (none of their
 	// cells in the truth's occluded list). A screen standing over part of
 	// a card does not make it covered: the truth lists hands only.
-	CardFoundUncovered Tally   `json:"card_found_uncovered"`
-	SeatRight          Tally   `json:"seat"`
-	CornerErrPx        float64 `json:"corner_error_px_median"`
-	CornerErrMaxPx     float64 `json:"corner_error_px_max"`
-	FalseCards         int     `json:"false_cards"`
-	Occupancy          Tally   `json:"empty_occupied"`
-	Material           Tally   `json:"material"`
-	Pips               Tally   `json:"pips"`
-	Height             Tally   `json:"height"`
-	Stack              Tally   `json:"whole_stack"`
+	CardFoundUncovered Tally `json:"card_found_uncovered"`
+	// CardFoundInView counts only cards with no cell behind a hand or a
+	// player's screen (any part of a cell, as for hands): the cards the
+	// camera sees whole.
+	CardFoundInView Tally   `json:"card_found_in_view"`
+	SeatRight       Tally   `json:"seat"`
+	CornerErrPx     float64 `json:"corner_error_px_median"`
+	CornerErrMaxPx  float64 `json:"corner_error_px_max"`
+	FalseCards      int     `json:"false_cards"`
+	Occupancy       Tally   `json:"empty_occupied"`
+	Material        Tally   `json:"material"`
+	Pips            Tally   `json:"pips"`
+	Height          Tally   `json:"height"`
+	Stack           Tally   `json:"whole_stack"`
 	// HandFlagged counts cells a hand hides by at least HandCovered of
 	// their top that were flagged occluded; FalseOcclusion counts cells no
 	// hand touches that were (right = not flagged).
@@ -233,13 +238,25 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			best, bestErr := nearestCard(res.Cards, used, tc.CornersPx)
 			found := best >= 0 && bestErr < 60
 			rep.CardFound.add(found)
+			screened := 0
+			for _, c := range tc.Cells {
+				if c.Screen > 0 {
+					screened++
+				}
+			}
 			if len(tc.Occluded) == 0 {
 				rep.CardFoundUncovered.add(found)
+				if screened == 0 {
+					rep.CardFoundInView.add(found)
+				}
 			}
 			if !found {
 				cover := "uncovered"
-				if len(tc.Occluded) > 0 {
+				switch {
+				case len(tc.Occluded) > 0:
 					cover = fmt.Sprintf("%d cells covered", len(tc.Occluded))
+				case screened > 0:
+					cover = fmt.Sprintf("uncovered, %d cells behind a screen", screened)
 				}
 				rep.fail(maxFailures, "%s: seat %d card not found, %s (best corner error %.0f px)", truth.Image, tc.Seat, cover, bestErr)
 				continue
@@ -379,7 +396,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for _, e := range cornerErr {
 		rep.CornerErrMaxPx = math.Max(rep.CornerErrMaxPx, e)
 	}
-	for _, t := range []*Tally{&rep.HiddenByDice, &rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
+	for _, t := range []*Tally{&rep.HiddenByDice, &rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFoundInView, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
 		t.finish()
 	}
 	for _, m := range []map[string]Tally{rep.PerHeight, rep.PerCondition, rep.HeightPerSlide, rep.StackPerSlide, rep.PerMaterial, rep.StackPerRule, rep.StackPerCrowding, rep.StackPerTop} {

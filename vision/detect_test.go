@@ -41,6 +41,7 @@ func TestDetectOnCorpus(t *testing.T) {
 		got, want float64
 	}{
 		{"card found, uncovered", rep.CardFoundUncovered.Rate, minCardFound},
+		{"card found, no cell behind a hand or a screen", rep.CardFoundInView.Rate, minCardFound},
 		{"seat", rep.SeatRight.Rate, 0.99},
 		{"empty/occupied", rep.Occupancy.Rate, minOccupancy},
 		{"height", rep.Height.Rate, minHeight},
@@ -55,6 +56,9 @@ func TestDetectOnCorpus(t *testing.T) {
 	}
 	assert.LessOrEqual(t, rep.CornerErrPx, 0.5, "median corner error")
 	assert.LessOrEqual(t, rep.FalseCards, maxFalseCards, "cards where none lies")
+	// cards with a cell behind a screen are uncovered but not in view
+	assert.Less(t, rep.CardFoundInView.Total, rep.CardFoundUncovered.Total, "the corpus has screens over cards")
+	assert.Positive(t, rep.CardFoundInView.Total)
 	// the per-slide tallies split the stacks, and the heights, whole
 	var stacks, heights Tally
 	for k, v := range rep.StackPerSlide {

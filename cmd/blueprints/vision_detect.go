@@ -344,6 +344,7 @@ median milliseconds per frame.
 			}
 			line("card found", rep.CardFound)
 			line("card uncovered", rep.CardFoundUncovered)
+			line("card in view", rep.CardFoundInView)
 			line("seat", rep.SeatRight)
 			line("empty/occupied", rep.Occupancy)
 			line("height", rep.Height)
