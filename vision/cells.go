@@ -153,9 +153,12 @@ func (d *Detector) dieLike(bg *background, x, y float64) bool {
 // k-1 (for k = 1, beyond the die's footprint on the card). A stack's own
 // top face stays inside that part only up to its real height. The second
 // value is how many points were sampled there (few when the levels barely
-// move in the image, right under the camera).
-func (d *Detector) levelShare(cam Camera, p cardPose, bg *background, row, col, k int, hidden [][]pt2) (float64, int) {
+// move in the image, right under the camera). The points are kept in
+// d.shareSamples[row][col][k], for hiddenShare.
+func (d *Detector) levelShare(cam Camera, p cardPose, bg *background, row, col, k int) (float64, int) {
 	m := d.opts.Model
+	samples := d.shareSamples[row][col][k][:0]
+	defer func() { d.shareSamples[row][col][k] = samples }()
 	cu, cv := m.CellCenter(row, col)
 	half := m.Die / 2
 	face := func(level int) ([4][2]float64, bool) {
@@ -177,20 +180,47 @@ func (d *Detector) levelShare(cam Camera, p cardPose, bg *background, row, col, 
 	}
 	prev := newConvexQuad(prevQ)
 	z := m.CardThickness + float64(k)*m.Die
-	in, n := 0, 0
+	in := 0
 	const steps = 6
 	for i := -steps; i <= steps; i++ {
 		for j := -steps; j <= steps; j++ {
 			u := cu + float64(i)/steps*0.45*m.Die
 			v := cv + float64(j)/steps*0.45*m.Die
 			x, y, ok := cam.Project(p.at(u, v, z))
-			if !ok || prev.inside(x, y, 1.5) || insideAny(hidden, x, y) {
+			if !ok || prev.inside(x, y, 1.5) {
 				continue
 			}
-			n++
-			if d.dieLike(bg, x, y) {
+			die := d.dieLike(bg, x, y)
+			if die {
 				in++
 			}
+			samples = append(samples, shareSample{x, y, die})
+		}
+	}
+	if len(samples) == 0 {
+		return 0, 0
+	}
+	return float64(in) / float64(len(samples)), len(samples)
+}
+
+// shareSample is one point levelShare sampled: where it lies in the image
+// and whether it shows a die.
+type shareSample struct {
+	x, y float64
+	die  bool
+}
+
+// hiddenShare is levelShare's share again, from its samples, leaving out
+// the points inside the hidden outlines.
+func hiddenShare(samples []shareSample, hidden [][]pt2) (float64, int) {
+	in, n := 0, 0
+	for _, s := range samples {
+		if insideAny(hidden, s.x, s.y) {
+			continue
+		}
+		n++
+		if s.die {
+			in++
 		}
 	}
 	if n == 0 {
@@ -263,7 +293,13 @@ func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3
 	read := func(r, col int, hidden [][]pt2) {
 		sh := &shares[r][col]
 		for k := 1; k <= MaxStack+1; k++ {
-			s, n := d.levelShare(cam, p, bg, r, col, k, hidden)
+			var s float64
+			var n int
+			if hidden == nil {
+				s, n = d.levelShare(cam, p, bg, r, col, k)
+			} else {
+				s, n = hiddenShare(d.shareSamples[r][col][k], hidden)
+			}
 			switch {
 			case n >= 4:
 				sh[k] = s

@@ -160,10 +160,13 @@ type Detector struct {
 	heightCNN     []*cnn.Workspace // optional: height CNNs beside the MLPs
 	heightCNNX    []float32
 	cardCells     [3][2]cellRead // one card's height readings (readLearned)
-	materialCNN   *cnn.Workspace // optional: materials also from a CNN
-	materialX     []float32
-	views         viewBufs // scratch for reading several views (views.go)
-	lw            lineBufs // the line-work card finder's Mats (linework.go)
+	// one card's level share samples (cellShares), read again without the
+	// other stacks' outlines
+	shareSamples [3][2][MaxStack + 2][]shareSample
+	materialCNN  *cnn.Workspace // optional: materials also from a CNN
+	materialX    []float32
+	views        viewBufs // scratch for reading several views (views.go)
+	lw           lineBufs // the line-work card finder's Mats (linework.go)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which
