@@ -74,7 +74,7 @@ TRAIN_STILLS ?= 400 300 400 300 400 400 716 490
 # 5), so the networks read dice a hand left turned
 TURNED_STILLS ?= 900
 CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-convs 16,32,64 -pip-side 32 -pip-cnn-hidden 64 \
-  -height-members 0 -height-cnn-members 2 -height-convs 32,64 -height-cnn-hidden 128 \
+  -height-members 0 -height-cnn-members 2 -height-convs 48,96 -height-cnn-hidden 128 \
   -material-convs 32,64 -material-cnn-hidden 64 -pip-glass-weight 3 \
   -train top,pips,height,height-cnn,material-cnn -seed 1
 FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal
