@@ -77,14 +77,46 @@ func rowTaps(off *[9]int) bool {
 	return true
 }
 
+//go:generate go run gen_rows.go
+
+// rowKernel is one of gen_rows.go's kernels: rows output rows of one
+// channel of a conv block whose side is a multiple of 8.
+type rowKernel struct {
+	rows int
+	f    func(dst, src *float32, pst, nin int, w *float32, bias float32)
+}
+
 // convRelu is convReluGo with the whole vectors of dst done by the
-// assembly kernel in one call per output channel (same bits).
+// assembly kernel in one call per output channel (same bits). Where the
+// block's side is a multiple of 8 that gen_rows.go made kernels for, the
+// real values of each wide row are done a block of rows at a time and
+// the two padding columns are left as they are (no one reads them).
 func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
 	n := len(dst)
 	m := n &^ 7
 	if !SIMD || m == 0 || nin < 1 {
 		convReluGo(dst, src, pst, nin, ps, w, bias)
 		return
+	}
+	if s := ps - 2; n == s*ps {
+		if ks := rowKernelsFor(s); ks != nil {
+			// everything the kernels read and write, bounds-checked here
+			_ = src[(nin-1)*pst+(s+1)*ps+s+1]
+			_ = w[9*nin-1]
+			_ = dst[(s-1)*ps+s-1]
+			for y := 0; y < s; {
+				k := ks[0]
+				for _, kk := range ks[1:] {
+					if k.rows <= s-y {
+						break
+					}
+					k = kk
+				}
+				k.f(&dst[y*ps], &src[y*ps], pst, nin, &w[0], bias)
+				y += k.rows
+			}
+			return
+		}
 	}
 	// everything the kernel reads, bounds-checked here
 	_ = src[(nin-1)*pst+2*ps+2+m-1]
