@@ -29,7 +29,10 @@ type Views struct {
 }
 
 // DefaultViews is what the detector reads when Options.Views is zero.
-var DefaultViews = Views{Height: 8, HeightBelow: 0.9, Material: 1, Pips: 1}
+// HeightBelow was 0.9 until the eleventh session: 0.8 reads the sixteen
+// judging corpora to the same counts (0.95 and 1 do too, 0.7 loses two
+// stacks) and saves about 0.8 ms per four-card frame.
+var DefaultViews = Views{Height: 8, HeightBelow: 0.8, Material: 1, Pips: 1}
 
 func (v Views) withDefaults() Views {
 	if v.Height == 0 {
