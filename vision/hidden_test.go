@@ -87,3 +87,54 @@ func TestFlagHidden(t *testing.T) {
 	assert.False(t, c.Cells[1][0].Occluded, "a top as high as the stack in front is kept")
 	assert.Equal(t, 6, c.Cells[1][0].Height)
 }
+
+// A cell read empty, but not surely, is read as its likeliest height where
+// nothing hides it and that height has weakEmptyHeight of the probability;
+// not where a tall neighbour hides it, nor where the empty reading is sure
+// or the likeliest height too unlikely.
+func TestReconsiderEmpties(t *testing.T) {
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	m := d.opts.Model
+	p := cardPose{origin: Vec3{0, 0, 0}, u: Vec3{1, 0, 0}, v: Vec3{0, -1, 0}}
+	cu0, cv0 := m.CellCenter(0, 0)
+	cu1, cv1 := m.CellCenter(1, 0)
+	camera := func(at Vec3) Camera {
+		cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}}
+		cam.T = [3]float64{-at.X, at.Y, at.Z}
+		return cam
+	}
+	w0, w1 := p.at(cu0, cv0, 0), p.at(cu1, cv1, 0)
+	behind := w0.Add(w0.Add(w1.Scale(-1)).Scale(8))
+	behind.Z = 260
+	above := p.at(cu1, cv1, 0)
+	above.Z = 500
+	// (0,0) a sure six-high stack; (1,0) as given; the rest surely empty
+	read := func(at Vec3, p10 [HeightClasses]float32) Decision {
+		for r := range d.cardCells {
+			for c := range d.cardCells[r] {
+				d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
+			}
+		}
+		d.cardCells[0][0].p = [HeightClasses]float32{0.01, 0, 0, 0, 0, 0.01, 0.98}
+		d.cardCells[1][0].p = p10
+		for r := range d.cardCells {
+			for c := range d.cardCells[r] {
+				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
+			}
+		}
+		d.reconsiderEmpties(&Card{pose: p}, camera(at))
+		return d.cardCells[1][0].dec
+	}
+	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
+	dec := read(above, weak)
+	assert.Equal(t, 2, dec.Height, "a weak empty reading in the open becomes the likeliest height")
+	assert.InDelta(t, 0.3, dec.Confidence, 1e-6)
+	assert.Equal(t, 0, read(behind, weak).Height, "behind the six-high stack it stays empty")
+	sure := [HeightClasses]float32{0.7, 0.05, 0.2, 0.02, 0.01, 0.01, 0.01}
+	assert.Equal(t, 0, read(above, sure).Height, "an empty reading at weakEmpty or more stays")
+	spread := [HeightClasses]float32{0.4, 0.12, 0.12, 0.12, 0.12, 0.06, 0.06}
+	assert.Equal(t, 0, read(above, spread).Height, "no height with weakEmptyHeight: stays empty")
+	hand := [HeightClasses]float32{0.3, 0.05, 0.05, 0, 0, 0, 0, 0.6}
+	assert.True(t, read(above, hand).Occluded, "a hand stays a hand")
+}

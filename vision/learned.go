@@ -370,6 +370,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 				cr.dec = DecideHeight(cr.p[:])
 			}
 		}
+		d.reconsiderEmpties(c, cam)
 		d.settleClashes(c, cam)
 	}
 	for r := 0; r < m.Rows && r < 3; r++ {
