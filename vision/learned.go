@@ -769,17 +769,24 @@ func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32) {
 	}
 	best, bp := 0, float32(-1)
 	for k := 0; k < len(topMaterials); k++ {
-		v := cnnP[k]
+		v := materialCNNWeight * cnnP[k]
 		if sum > 0 {
-			v += q[k+1] / sum
+			v += (1 - materialCNNWeight) * q[k+1] / sum
 		}
 		if v > bp {
 			best, bp = k, v
 		}
 	}
 	dec.Material = topMaterials[best]
-	dec.Confidence = math.Min(dec.Confidence, float64(bp/2))
+	dec.Confidence = math.Min(dec.Confidence, float64(bp))
 }
+
+// materialCNNWeight is the material CNN's weight in the mean with the top
+// network's material shares. Until the eleventh session the two counted
+// alike; on the seventeen judging corpora the CNN alone or at 0.6-1.0
+// reads 17-20 more stack tops' materials right than the plain mean (the
+// top network alone 116 fewer), so it counts four times as much.
+const materialCNNWeight = 0.8
 
 // useMaterialCNN makes the detector read materials with a CNN beside the
 // top network (nil: the top network alone).
