@@ -3,6 +3,7 @@ package vision
 import (
 	"testing"
 
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,14 +30,35 @@ func TestToCardInvertsAt(t *testing.T) {
 // A tall stack between the camera and its neighbour hides the neighbour,
 // which is then flagged; the same cell with the camera right above it is
 // left empty, and so is a cell beside no stack.
+// hiddenScene is the card the hidden-cell tests read (at the origin, u
+// along +x, v along -y: printed top-left) and two camera positions: far
+// beyond cell (0,0) on the line from (1,0) through it, low, so that a tall
+// stack on (0,0) stands between it and (1,0); and right above (1,0).
+func hiddenScene(m cardmodel.Model) (p cardPose, behind, above Vec3) {
+	p = cardPose{origin: Vec3{0, 0, 0}, u: Vec3{1, 0, 0}, v: Vec3{0, -1, 0}}
+	cu0, cv0 := m.CellCenter(0, 0)
+	cu1, cv1 := m.CellCenter(1, 0)
+	w0, w1 := p.at(cu0, cv0, 0), p.at(cu1, cv1, 0)
+	behind = w0.Add(w0.Add(w1.Scale(-1)).Scale(8))
+	behind.Z = 260
+	above = w1
+	above.Z = 500
+	return p, behind, above
+}
+
+// cameraDownFrom looks straight down from at (R flips y and z).
+func cameraDownFrom(t *testing.T, at Vec3) Camera {
+	cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}}
+	cam.T = [3]float64{-at.X, at.Y, at.Z}
+	require.InDelta(t, at.X, cam.Center().X, 1e-9)
+	require.InDelta(t, at.Y, cam.Center().Y, 1e-9)
+	return cam
+}
+
 func TestFlagHidden(t *testing.T) {
 	d := NewDetector(Options{Classical: true})
 	defer d.Close()
-	m := d.opts.Model
-	// the card at the origin, u along +x, v along -y (printed top-left)
-	p := cardPose{origin: Vec3{0, 0, 0}, u: Vec3{1, 0, 0}, v: Vec3{0, -1, 0}}
-	cu0, cv0 := m.CellCenter(0, 0)
-	cu1, cv1 := m.CellCenter(1, 0)
+	p, behind, above := hiddenScene(d.opts.Model)
 	var neighbour *Cell // what (1,0) is read as
 	read := func(camAt Vec3) *Card {
 		c := &Card{pose: p}
@@ -45,20 +67,9 @@ func TestFlagHidden(t *testing.T) {
 			n := *neighbour
 			c.Cells[1][0] = &n
 		}
-		// a camera looking straight down from camAt (R flips y and z)
-		cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}}
-		cam.T = [3]float64{-camAt.X, camAt.Y, camAt.Z}
-		require.InDelta(t, camAt.X, cam.Center().X, 1e-9)
-		require.InDelta(t, camAt.Y, cam.Center().Y, 1e-9)
-		d.flagHidden(c, cam)
+		d.flagHidden(c, cameraDownFrom(t, camAt))
 		return c
 	}
-	// the camera far beyond cell (0,0) on the line from (1,0) through it,
-	// low: the six-high stack on (0,0) stands between it and (1,0)
-	w0, w1 := p.at(cu0, cv0, 0), p.at(cu1, cv1, 0)
-	dir := w0.Add(w1.Scale(-1))
-	behind := w0.Add(dir.Scale(8))
-	behind.Z = 260
 	c := read(behind)
 	require.NotNil(t, c.Cells[1][0], "the hidden neighbour is flagged")
 	assert.True(t, c.Cells[1][0].Occluded)
@@ -66,8 +77,6 @@ func TestFlagHidden(t *testing.T) {
 	assert.Nil(t, c.Cells[2][1], "a cell far from the stack stays empty")
 	assert.Equal(t, 6, c.Cells[0][0].Height, "the stack itself is kept")
 
-	above := p.at(cu1, cv1, 0)
-	above.Z = 500
 	c = read(above)
 	assert.Nil(t, c.Cells[1][0], "seen from straight above, nothing hides it")
 
@@ -95,20 +104,7 @@ func TestFlagHidden(t *testing.T) {
 func TestReconsiderEmpties(t *testing.T) {
 	d := NewDetector(Options{Classical: true})
 	defer d.Close()
-	m := d.opts.Model
-	p := cardPose{origin: Vec3{0, 0, 0}, u: Vec3{1, 0, 0}, v: Vec3{0, -1, 0}}
-	cu0, cv0 := m.CellCenter(0, 0)
-	cu1, cv1 := m.CellCenter(1, 0)
-	camera := func(at Vec3) Camera {
-		cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}}
-		cam.T = [3]float64{-at.X, at.Y, at.Z}
-		return cam
-	}
-	w0, w1 := p.at(cu0, cv0, 0), p.at(cu1, cv1, 0)
-	behind := w0.Add(w0.Add(w1.Scale(-1)).Scale(8))
-	behind.Z = 260
-	above := p.at(cu1, cv1, 0)
-	above.Z = 500
+	p, behind, above := hiddenScene(d.opts.Model)
 	// (0,0) a sure six-high stack; (1,0) as given; the rest surely empty
 	read := func(at Vec3, p10 [HeightClasses]float32) Decision {
 		for r := range d.cardCells {
@@ -123,7 +119,7 @@ func TestReconsiderEmpties(t *testing.T) {
 				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
 			}
 		}
-		d.reconsiderEmpties(&Card{pose: p}, camera(at))
+		d.reconsiderEmpties(&Card{pose: p}, cameraDownFrom(t, at))
 		return d.cardCells[1][0].dec
 	}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
