@@ -105,12 +105,16 @@ func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
 			_ = w[9*nin-1]
 			_ = dst[(s-1)*ps+s-1]
 			for y := 0; y < s; {
-				k := ks[0]
-				for _, kk := range ks[1:] {
-					if k.rows <= s-y {
+				var k rowKernel // the largest block that fits
+				for _, kk := range ks {
+					if kk.rows <= s-y {
+						k = kk
 						break
 					}
-					k = kk
+				}
+				if k.f == nil { // (gen_rows.go's blocks tile their sides)
+					convReluGo(dst[y*ps:], src[y*ps:], pst, nin, ps, w, bias)
+					break
 				}
 				k.f(&dst[y*ps], &src[y*ps], pst, nin, &w[0], bias)
 				y += k.rows
