@@ -2,9 +2,10 @@
 
 package cnn
 
-// On amd64 the forward pass's 3x3 kernel has an AVX2/FMA version in
-// assembly (vec_amd64.s), used when the processor and the OS support it;
-// the rest is portable Go.
+// On amd64 the forward pass's 3x3 kernels have AVX2/FMA versions in
+// assembly (vec_amd64.s; the convolution with bias and ReLU, wide and by
+// rows, in rows_amd64.s, which gen_rows.go writes), used when the
+// processor and the OS support it; the rest is portable Go.
 
 //go:noescape
 func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
