@@ -108,7 +108,7 @@ type Detector struct {
 	halfBuf                         []uint8
 	seedBuf                         []bool
 	bluePx                          []bluePixel
-	contrastT                       [766]int16 // the contrast mask's thresholds, per frame
+	contrastT                       [766]int16 // the contrast or pale mask's thresholds, per frame
 	mask                            gocv.Mat
 	tmp                             gocv.Mat
 	close5                          gocv.Mat
@@ -362,8 +362,8 @@ func (d *Detector) maskCards(cam Camera) []Card {
 	// it is still bluer than the table is greener: B-G above the frame's
 	// median (the table's) by contrastMargin, without growth, with the
 	// loose pass's grid test.
-	m := d.tableBG() + contrastMargin
-	d.maskFrom(fillThresholds(&d.contrastT, m), nil, true)
+	tableBG := d.tableBG()
+	d.maskFrom(fillThresholds(&d.contrastT, tableBG+contrastMargin), nil, true)
 	more, _ := d.cardsFromMask(cam, looseGrid, cards)
 	if cards = append(cards, more...); d.allSeated(cards) {
 		return cards
@@ -384,7 +384,7 @@ func (d *Detector) maskCards(cam Camera) []Card {
 	// card's size with no grid asked for; findCards keeps them as it keeps
 	// every card, or where their grid shows clearly and paleLines of their
 	// printed lines do.
-	d.maskFrom(paleThresholds(&d.contrastT, max(d.tableBG()+paleMargin, paleLeast)), nil, true)
+	d.maskFrom(paleThresholds(&d.contrastT, max(tableBG+paleMargin, paleLeast)), nil, true)
 	d.palePass = true
 	more, _ = d.cardsFromMask(cam, 0, cards)
 	d.palePass = false
