@@ -67,8 +67,11 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 				}
 				quad(top, col, 2)
 				label := fmt.Sprintf("%dx%s %.2f", cell.Height, cell.Top, cell.Confidence)
-				if cell.Occluded {
-					label = "hidden"
+				switch {
+				case cell.BehindDice:
+					label = "behind dice"
+				case cell.Occluded:
+					label = "hand"
 				}
 				gocv.PutText(img, label, top[0].Add(image.Pt(0, -4)), gocv.FontHersheySimplex, 0.45, col, 1)
 			}

@@ -95,7 +95,11 @@ type Cell struct {
 	Material   byte    // W, R, S, G
 	Pips       int     // 1..6, 0 if unread
 	Confidence float64 // 0..1
+	// Occluded: the cell cannot be read; BehindDice says why — the
+	// card's other stacks hide it from the camera (hidden.go), rather
+	// than a hand over it.
 	Occluded   bool
+	BehindDice bool
 	HeightConf float64
 }
 

@@ -53,7 +53,7 @@ func (d *Detector) flagHidden(c *Card, cam Camera) {
 				z, need = m.CardThickness+float64(cell.Height)*m.Die, hiddenStackShare
 			}
 			if share := d.hiddenShare(o, &heights, r, col, z); share >= need {
-				c.Cells[r][col] = &Cell{Occluded: true, Confidence: share}
+				c.Cells[r][col] = &Cell{Occluded: true, BehindDice: true, Confidence: share}
 			}
 		}
 	}

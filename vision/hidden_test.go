@@ -73,6 +73,7 @@ func TestFlagHidden(t *testing.T) {
 	c := read(behind)
 	require.NotNil(t, c.Cells[1][0], "the hidden neighbour is flagged")
 	assert.True(t, c.Cells[1][0].Occluded)
+	assert.True(t, c.Cells[1][0].BehindDice, "flagged for the dice in front, not a hand")
 	assert.GreaterOrEqual(t, c.Cells[1][0].Confidence, hiddenFlagShare)
 	assert.Nil(t, c.Cells[2][1], "a cell far from the stack stays empty")
 	assert.Equal(t, 6, c.Cells[0][0].Height, "the stack itself is kept")

@@ -197,6 +197,7 @@ type cellReadingOut struct {
 	Top        string  `json:"top"`
 	Confidence float64 `json:"confidence"`
 	Occluded   bool    `json:"occluded"`
+	behindDice bool    // (not in the JSON) occluded by the card's other stacks, not a hand
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
@@ -211,7 +212,7 @@ func toDetectJSON(image string, res vision.Result) detectJSON {
 		for r := range c.Cells {
 			for col, cell := range c.Cells[r] {
 				if cell != nil {
-					cj.Cells[r][col] = &cellReadingOut{Height: cell.Height, Top: cell.Top, Confidence: round2(cell.Confidence), Occluded: cell.Occluded}
+					cj.Cells[r][col] = &cellReadingOut{Height: cell.Height, Top: cell.Top, Confidence: round2(cell.Confidence), Occluded: cell.Occluded, behindDice: cell.BehindDice}
 				}
 			}
 		}
@@ -273,8 +274,10 @@ func runVisionDetect(w, errW io.Writer, v *viper.Viper) error {
 				switch {
 				case cell == nil:
 					fmt.Fprintf(w, "  %-18s", "empty")
+				case cell.behindDice:
+					fmt.Fprintf(w, "  %-18s", "behind other dice")
 				case cell.Occluded:
-					fmt.Fprintf(w, "  %-18s", "hidden")
+					fmt.Fprintf(w, "  %-18s", "under a hand")
 				default:
 					top := cell.Top
 					if top == "" {
