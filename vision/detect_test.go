@@ -599,3 +599,27 @@ func TestDetectOnMistakes(t *testing.T) {
 	assert.GreaterOrEqual(t, rep.Stack.Rate, minMistakeStack, "whole stack")
 	assert.GreaterOrEqual(t, rep.CardFoundUncovered.Rate, minMistakeCardFound, "uncovered cards found")
 }
+
+// TestClearTopLifted pins a stack whose clear glass top the height CNNs
+// looked through (the committed mistakes corpus, still_0026, seat 1, row 1
+// column 2: S5 R6 G1): read two high G6 without liftClearTops, three high
+// G1 with it — the top network reads glass at the third level.
+func TestClearTopLifted(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	tr, res := detectStill(t, d, mistakesCorpus, "still_0026")
+	for _, tc := range tr.Cards {
+		if tc.Seat != 1 {
+			continue
+		}
+		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
+		require.True(t, i >= 0 && e < 60, "seat 1's card found")
+		require.Equal(t, "S5 R6 G1", tc.Building[0][1], "the truth's stack")
+		cell := res.Cards[i].Cells[0][1]
+		require.NotNil(t, cell)
+		assert.Equal(t, 3, cell.Height)
+		assert.Equal(t, "G1", cell.Top)
+		return
+	}
+	t.Fatal("still_0026 has no card of seat 1 in its truth")
+}
