@@ -2,6 +2,8 @@ package vision
 
 import (
 	"encoding/json"
+	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -622,4 +624,37 @@ func TestClearTopLifted(t *testing.T) {
 		return
 	}
 	t.Fatal("still_0026 has no card of seat 1 in its truth")
+}
+
+// TestBlankSheetNotACard: a white sheet of a card's size on a warm table
+// (a score pad, a rulebook page) passes the pale mask, which asks no grid
+// of what it fits; with no printed lines on it, it must not be kept as a
+// card.
+func TestBlankSheetNotACard(t *testing.T) {
+	cam := Camera{Fx: 1000, Fy: 1000, Cx: 640, Cy: 360, R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 800}}
+	d := NewDetector(Options{})
+	defer d.Close()
+	m := d.opts.Model
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 225, 245, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	sheet := poseFromRect(m, Vec3{-60, 40, m.CardThickness}, Vec3{math.Cos(0.3), math.Sin(0.3), 0})
+	var pts []image.Point
+	for _, w := range sheet.corners(m) {
+		x, y, ok := cam.Project(w)
+		require.True(t, ok)
+		pts = append(pts, image.Pt(int(x+0.5), int(y+0.5)))
+	}
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+	defer pv.Close()
+	gocv.FillPoly(&img, pv, color.RGBA{250, 250, 250, 0})
+	// the sheet is in the pale mask
+	d.img = newFrame(img)
+	d.bluePixels()
+	d.maskFrom(paleThresholds(&d.contrastT, max(d.tableBG()+paleMargin, paleLeast)), nil, true)
+	d.img = frame{}
+	x, y, _ := cam.Project(sheet.at(m.CardWidth/2, m.CardHeight/2, m.CardThickness))
+	require.Equal(t, uint8(255), d.half.GetUCharAt(int(y/2), int(x/2)), "the sheet's centre is in the pale mask")
+	res, err := d.Detect(img, cam)
+	require.NoError(t, err)
+	assert.Empty(t, res.Cards, "a blank sheet is not a card")
 }
