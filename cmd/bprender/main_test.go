@@ -40,6 +40,9 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"contact sheet no images", []string{"contact-sheet", "--in", dir}, "no images"},
 		{"overlay without truth", []string{"overlay", "--out", dir}, "--truth"},
 		{"overlay unreadable truth", []string{"overlay", "--truth", filepath.Join(dir, "nope.json"), "--out", filepath.Join(dir, "o.png")}, "no such file"},
+		{"twins first past the corpus", []string{"twins", "--stills", "10", "--first", "10"}, "--first"},
+		{"twins no jobs", []string{"twins", "--jobs", "0"}, "--jobs"},
+		{"twins stray argument", []string{"twins", "extra"}, "unexpected argument"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

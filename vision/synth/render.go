@@ -32,6 +32,15 @@ type RenderOptions struct {
 	// PNG) is written and kept; otherwise a temporary directory is used
 	// and removed.
 	WorkDir string
+	// Window, if not empty, is the only part of the image ray-traced (the
+	// rest stays black); it must not touch the first row or column.
+	Window image.Rectangle
+	// NoJitter turns off the area lights' jitter, which with several
+	// threads makes every run's soft shadows differ a little: two scenes
+	// rendered so differ only where the scenes do.
+	NoJitter bool
+	// Raw returns POV-Ray's image as it is, without the camera simulation.
+	Raw bool
 }
 
 // CheckPovray reports whether the povray binary is available.
@@ -78,7 +87,11 @@ func Render(ctx context.Context, sc *Scene, opt RenderOptions) (image.Image, err
 	if err := WritePOV(&pov, sc, func(i int) string { return fmt.Sprintf("card%d.png", i) }); err != nil {
 		return nil, fmt.Errorf("synth: write scene: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(work, "scene.pov"), pov.Bytes(), 0o644); err != nil {
+	src := pov.Bytes()
+	if opt.NoJitter {
+		src = bytes.ReplaceAll(src, []byte(" jitter "), []byte(" "))
+	}
+	if err := os.WriteFile(filepath.Join(work, "scene.pov"), src, 0o644); err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
 	threads := max(opt.Threads, 1)
@@ -86,6 +99,11 @@ func Render(ctx context.Context, sc *Scene, opt RenderOptions) (image.Image, err
 		"+Iscene.pov", "+Oraw.png", "+FN8", "-D", "-V", "-GA", "-P",
 		fmt.Sprintf("+W%d", sc.Cam.Width), fmt.Sprintf("+H%d", sc.Cam.Height),
 		"+WT" + strconv.Itoa(threads),
+	}
+	if w := opt.Window; !w.Empty() {
+		// POV-Ray counts columns and rows from 1, ends included
+		args = append(args, fmt.Sprintf("+SC%d", w.Min.X+1), fmt.Sprintf("+EC%d", w.Max.X),
+			fmt.Sprintf("+SR%d", w.Min.Y+1), fmt.Sprintf("+ER%d", w.Max.Y))
 	}
 	if sc.Antialias > 0 {
 		args = append(args, fmt.Sprintf("+A%.2f", sc.Antialias), "+AM2", "+R2")
@@ -112,6 +130,9 @@ func Render(ctx context.Context, sc *Scene, opt RenderOptions) (image.Image, err
 	raw, err := png.Decode(f)
 	if err != nil {
 		return nil, fmt.Errorf("synth: decode povray output: %w", err)
+	}
+	if opt.Raw {
+		return raw, nil
 	}
 	return PostProcess(raw, sc.Post, sc.Seed), nil
 }
