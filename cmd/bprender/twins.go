@@ -25,22 +25,24 @@ const (
 
 // twinLine is one glass top's line of the --out file.
 type twinLine struct {
-	Still  int       `json:"still"`
-	Seat   int       `json:"seat"`
-	Row    int       `json:"row"`
-	Col    int       `json:"col"`
-	Stack  string    `json:"stack"`
-	Hand   float64   `json:"hand_occlusion"`
-	Dice   float64   `json:"dice_occlusion"`
-	Window [4]int    `json:"window"`
-	DPrime []float64 `json:"d_prime_twins"`
-	Min    float64   `json:"d_prime"`
-	PError float64   `json:"p_error"`
-	RMS    float64   `json:"grey_rms"`
-	Most   float64   `json:"grey_max"`
-	JPEG   float64   `json:"jpeg_rms"`
-	Noise  float64   `json:"noise_sigma"`
-	Blur   float64   `json:"blur_sigma"`
+	Still   int       `json:"still"`
+	Seat    int       `json:"seat"`
+	Row     int       `json:"row"`
+	Col     int       `json:"col"`
+	Stack   string    `json:"stack"`
+	Hand    float64   `json:"hand_occlusion"`
+	Dice    float64   `json:"dice_occlusion"`
+	Window  [4]int    `json:"window"`
+	DPrime  []float64 `json:"d_prime_twins"`
+	Min     float64   `json:"d_prime"`
+	Values  []int     `json:"twin_values"`
+	Closest int       `json:"closest_value"`
+	PError  float64   `json:"p_error"`
+	RMS     float64   `json:"grey_rms"`
+	Most    float64   `json:"grey_max"`
+	JPEG    float64   `json:"jpeg_rms"`
+	Noise   float64   `json:"noise_sigma"`
+	Blur    float64   `json:"blur_sigma"`
 }
 
 // runTwins: for each still of a corpus (the same scenes as bprender corpus
@@ -58,6 +60,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	count := fs.Int("count", 0, "stills to measure (0: to the end)")
 	jobs := fs.Int("jobs", 1, "stills measured at once (each runs its own POV-Ray)")
 	out := fs.String("out", "", "write one JSON line per glass top here")
+	every := fs.Bool("every", false, "compare with every other top value (20 twins a die), not only the die turned over (7-v, 4 twins)")
 	images := fs.String("images", "", "write each glass top's render and its twins side by side here (twin_STILL_SEAT_RC.png)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -98,7 +101,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			defer wg.Done()
 			for i := range work {
 				sc := items[i].Scene
-				tw, err := synth.GlassTwins(ctx, sc, ropt)
+				tw, err := synth.GlassTwins(ctx, sc, ropt, *every)
 				res <- result{i: i, twins: tw, stacks: countedStacks(sc), err: err}
 			}
 		}()
@@ -134,7 +137,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			lines = append(lines, twinLine{Still: r.i, Seat: t.Seat, Row: t.Row, Col: t.Col, Stack: t.Stack,
 				Hand: t.Hand, Dice: t.Dice, Window: [4]int{t.Window.Min.X, t.Window.Min.Y, t.Window.Max.X, t.Window.Max.Y},
-				DPrime: t.DPrime, Min: t.Min, PError: t.PError, RMS: t.GreyRMS, Most: t.GreyMax, JPEG: t.JPEGRMS, Noise: t.NoiseSigma, Blur: t.BlurSigma})
+				DPrime: t.DPrime, Min: t.Min, Values: t.Values, Closest: t.Closest, PError: t.PError, RMS: t.GreyRMS, Most: t.GreyMax, JPEG: t.JPEGRMS, Noise: t.NoiseSigma, Blur: t.BlurSigma})
 		}
 		fmt.Fprintf(stderr, "\rtwins: %d/%d stills", done, end-*first)
 	}
@@ -156,7 +159,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	printTwinSummary(stdout, lines, stacks, done)
+	printTwinSummary(stdout, lines, stacks, done, *every)
 	return nil
 }
 
@@ -195,7 +198,7 @@ func writeTwinLines(path string, lines []twinLine) error {
 	return f.Close()
 }
 
-func printTwinSummary(w io.Writer, lines []twinLine, stacks, stills int) {
+func printTwinSummary(w io.Writer, lines []twinLine, stacks, stills int, every bool) {
 	var n, over5, over25 int
 	var sum float64
 	byHeight := map[int][2]float64{}
@@ -221,8 +224,12 @@ func printTwinSummary(w io.Writer, lines []twinLine, stacks, stills int) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintf(w, "an ideal reader's least expected misreads of those tops' pips (v against 7-v): %.1f (%.2f %% of the glass tops, %.2f %% of all stacks)\n",
-		sum, 100*sum/float64(n), 100*sum/float64(max(stacks, 1)))
+	against := "v against 7-v"
+	if every {
+		against = "v against its closest other value"
+	}
+	fmt.Fprintf(w, "an ideal reader's least expected misreads of those tops' pips (%s): %.1f (%.2f %% of the glass tops, %.2f %% of all stacks)\n",
+		against, sum, 100*sum/float64(n), 100*sum/float64(max(stacks, 1)))
 	fmt.Fprintf(w, "glass tops with P(error) >= 0.05: %d; >= 0.25: %d\n", over5, over25)
 	var dp, rms, jp []float64
 	below := 0

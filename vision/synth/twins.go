@@ -41,6 +41,10 @@ type Twin struct {
 	// least of them (the twin most like the die as it stands).
 	DPrime []float64
 	Min    float64
+	// Values are the top values of the twins, in DPrime's order, and
+	// Closest the closest twin's.
+	Values  []int
+	Closest int
 	// GreyRMS is the closest twin's root mean square difference from
 	// the die as it stands, in grey levels over the window, and GreyMax
 	// the largest.
@@ -64,18 +68,25 @@ type Twin struct {
 // quarter turn of its side faces: d as the generator would have placed it
 // with the other value.
 func TurnedOver(d PlacedDie, worldYawDeg float64) []Mat3 {
+	return Showing(7-d.Pips, worldYawDeg)
+}
+
+// Showing returns the rotations of a die turned yaw degrees in the world
+// that show value u on top, one per quarter turn of its side faces.
+func Showing(u int, worldYawDeg float64) []Mat3 {
 	var out []Mat3
-	for _, q := range rotationsShowing(7 - d.Pips) {
+	for _, q := range rotationsShowing(u) {
 		out = append(out, RotZ(worldYawDeg*math.Pi/180).Mul(q))
 	}
 	return out
 }
 
 // GlassTwins compares every clear glass top die on sc's cards with its
-// turned-over twins (see Twin). opt.Povray and opt.Threads are used; each
+// turned-over twins (see Twin), or with every other top value if every is
+// set (20 twins a die). opt.Povray and opt.Threads are used; each
 // render is a small window, with the area lights' jitter off so that the
 // twins differ only by the die, however many threads POV-Ray runs.
-func GlassTwins(ctx context.Context, sc *Scene, opt RenderOptions) ([]Twin, error) {
+func GlassTwins(ctx context.Context, sc *Scene, opt RenderOptions, every bool) ([]Twin, error) {
 	tr := TruthOf(sc, "")
 	m := sc.Model
 	var out []Twin
@@ -111,25 +122,37 @@ func GlassTwins(ctx context.Context, sc *Scene, opt RenderOptions) ([]Twin, erro
 				}
 				worldYaw := c.Angle*180/math.Pi + d.Yaw
 				tw.Min = math.Inf(1)
-				for _, rot := range TurnedOver(d, worldYaw) {
-					alt := *sc
-					alt.Cards = append([]Card(nil), sc.Cards...)
-					ac := alt.Cards[ci] // its Dice array is a copy; the cell's slice is replaced
-					nd := append([]PlacedDie(nil), dice...)
-					nd[k].Rot = rot
-					nd[k].Pips = 7 - d.Pips
-					ac.Dice[r][col] = nd
-					alt.Cards[ci] = ac
-					img, err := renderWindow(ctx, &alt, opt, win)
-					if err != nil {
-						return nil, err
+				values := []int{7 - d.Pips}
+				if every {
+					values = nil
+					for u := 1; u <= 6; u++ {
+						if u != d.Pips {
+							values = append(values, u)
+						}
 					}
-					tw.Images = append(tw.Images, img)
-					dp := WhitenedDistance(base, img, win.inner, sc.Post.NoiseSigma)
-					tw.DPrime = append(tw.DPrime, dp)
-					if dp < tw.Min {
-						tw.Min = dp
-						tw.GreyRMS, tw.GreyMax = GreyDifference(base, img, win.inner)
+				}
+				for _, u := range values {
+					for _, rot := range Showing(u, worldYaw) {
+						alt := *sc
+						alt.Cards = append([]Card(nil), sc.Cards...)
+						ac := alt.Cards[ci] // its Dice array is a copy; the cell's slice is replaced
+						nd := append([]PlacedDie(nil), dice...)
+						nd[k].Rot = rot
+						nd[k].Pips = u
+						ac.Dice[r][col] = nd
+						alt.Cards[ci] = ac
+						img, err := renderWindow(ctx, &alt, opt, win)
+						if err != nil {
+							return nil, err
+						}
+						tw.Images = append(tw.Images, img)
+						dp := WhitenedDistance(base, img, win.inner, sc.Post.NoiseSigma)
+						tw.DPrime = append(tw.DPrime, dp)
+						tw.Values = append(tw.Values, u)
+						if dp < tw.Min {
+							tw.Min, tw.Closest = dp, u
+							tw.GreyRMS, tw.GreyMax = GreyDifference(base, img, win.inner)
+						}
 					}
 				}
 				tw.PError = 0.5 * math.Erfc(tw.Min/2/math.Sqrt2)

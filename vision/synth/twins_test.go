@@ -96,7 +96,7 @@ func TestGlassTwinsRender(t *testing.T) {
 	}
 	require.NotNil(t, sc, "no scene with a glass top")
 	sc.Post.NoiseSigma, sc.Post.BlurSigma = 1, 0.7
-	twins, err := GlassTwins(ctx, sc, RenderOptions{Threads: 2})
+	twins, err := GlassTwins(ctx, sc, RenderOptions{Threads: 2}, false)
 	require.NoError(t, err)
 	require.NotEmpty(t, twins)
 	tw := twins[0]
@@ -105,6 +105,9 @@ func TestGlassTwinsRender(t *testing.T) {
 	assert.Zero(t, WhitenedDistance(tw.Images[0], again, tw.Window, 1), "the same scene rendered twice")
 	for _, tw := range twins {
 		require.Len(t, tw.DPrime, 4)
+		v := int(tw.Stack[len(tw.Stack)-1] - '0')
+		assert.Equal(t, []int{7 - v, 7 - v, 7 - v, 7 - v}, tw.Values, "%v", tw)
+		assert.Equal(t, 7-v, tw.Closest)
 		assert.Greater(t, tw.Min, 0.0, "%v", tw)
 		assert.Greater(t, tw.GreyRMS, 0.0, "%v", tw)
 		assert.InDelta(t, 0.5*math.Erfc(tw.Min/2/math.Sqrt2), tw.PError, 1e-12)
