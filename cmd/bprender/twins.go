@@ -37,6 +37,7 @@ type twinLine struct {
 	Min     float64   `json:"d_prime"`
 	Values  []int     `json:"twin_values"`
 	Closest int       `json:"closest_value"`
+	RMSAll  []float64 `json:"grey_rms_twins"`
 	PError  float64   `json:"p_error"`
 	RMS     float64   `json:"grey_rms"`
 	Most    float64   `json:"grey_max"`
@@ -137,7 +138,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			lines = append(lines, twinLine{Still: r.i, Seat: t.Seat, Row: t.Row, Col: t.Col, Stack: t.Stack,
 				Hand: t.Hand, Dice: t.Dice, Window: [4]int{t.Window.Min.X, t.Window.Min.Y, t.Window.Max.X, t.Window.Max.Y},
-				DPrime: t.DPrime, Min: t.Min, Values: t.Values, Closest: t.Closest, PError: t.PError, RMS: t.GreyRMS, Most: t.GreyMax, JPEG: t.JPEGRMS, Noise: t.NoiseSigma, Blur: t.BlurSigma})
+				DPrime: t.DPrime, Min: t.Min, Values: t.Values, Closest: t.Closest, RMSAll: t.RMS, PError: t.PError, RMS: t.GreyRMS, Most: t.GreyMax, JPEG: t.JPEGRMS, Noise: t.NoiseSigma, Blur: t.BlurSigma})
 		}
 		fmt.Fprintf(stderr, "\rtwins: %d/%d stills", done, end-*first)
 	}

@@ -42,9 +42,11 @@ type Twin struct {
 	DPrime []float64
 	Min    float64
 	// Values are the top values of the twins, in DPrime's order, and
-	// Closest the closest twin's.
+	// Closest the closest twin's; RMS each twin's grey RMS difference
+	// (see GreyRMS).
 	Values  []int
 	Closest int
+	RMS     []float64
 	// GreyRMS is the closest twin's root mean square difference from
 	// the die as it stands, in grey levels over the window, and GreyMax
 	// the largest.
