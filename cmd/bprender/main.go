@@ -11,6 +11,7 @@
 //	bprender contact-sheet --in vision/testdata/synth --out sheet.png
 //	bprender overlay --truth vision/testdata/synth/stills/still_0007.json --out check.png
 //	bprender twins --seed 1 --stills 300 --count 20   how far glass tops are from turned over
+//	bprender variants --seed 1020 --stills 100 --glass-tops 1 --out DIR   each still with its glass tops' other values
 //
 // Run from the repository root (it reads configs/card.json and
 // configs/blueprints.json unless told otherwise). Ctrl-C stops cleanly:
@@ -127,6 +128,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runOverlay(args[1:], stdout, stderr)
 		case "twins":
 			return runTwins(ctx, args[1:], stdout, stderr)
+		case "variants":
+			return runVariants(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return runStills(ctx, args, stdout, stderr)

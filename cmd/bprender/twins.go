@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/draw"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -276,4 +277,137 @@ func writeTwinImage(dir string, still int, t synth.Twin) error {
 		return err
 	}
 	return synth.WritePNGFile(filepath.Join(dir, fmt.Sprintf("twin_%04d_%d_r%dc%d.png", still, t.Seat, t.Row+1, t.Col+1)), sheet)
+}
+
+// runVariants writes, for each still of a corpus (the scenes bprender
+// corpus renders with the same flags) that has a clear glass top, the still
+// and --variants copies of it whose glass tops show other values
+// (synth.GlassVariants): DIR/stills/still_NNNN_K.jpg and .json, K = 0 the
+// still itself. Stills already written are skipped.
+func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bprender variants", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c common
+	c.register(fs)
+	seed := fs.Uint64("seed", 1, "corpus seed")
+	stills := fs.Int("stills", 300, "stills of the corpus")
+	n := fs.Int("variants", 5, "variants of each still with glass tops (5: each glass top with every other value once)")
+	jobs := fs.Int("jobs", 1, "stills rendered at once (each runs its own POV-Ray)")
+	out := fs.String("out", "", "output directory (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *out == "" {
+		return fmt.Errorf("--out is required")
+	}
+	if *stills < 1 || *stills > 100000 || *n < 1 || *n > 20 || *jobs < 1 || *jobs > 64 {
+		return fmt.Errorf("--stills %d, --variants %d, --jobs %d: want stills 1-100000, variants 1-20, jobs 1-64", *stills, *n, *jobs)
+	}
+	opt, ropt, err := c.options()
+	if err != nil {
+		return err
+	}
+	if err := synth.CheckPovray(ropt.Povray); err != nil {
+		return err
+	}
+	items, err := synth.CorpusItems(synth.CorpusOptions{Seed: *seed, Stills: *stills, Options: opt})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(*out, "stills")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	name := func(i, k int) string { return filepath.Join(dir, fmt.Sprintf("still_%04d_%d", i, k)) }
+	work := make(chan int)
+	errs := make(chan error, *jobs)
+	var mu sync.Mutex
+	done, written := 0, 0
+	var wg sync.WaitGroup
+	for w := 0; w < *jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				sc := items[i].Scene
+				k, err := writeVariants(ctx, sc, ropt, *n, *seed, i, name)
+				mu.Lock()
+				done++
+				written += k
+				fmt.Fprintf(stderr, "\rvariants: %d/%d stills, %d images", done, *stills, written)
+				mu.Unlock()
+				if err != nil {
+					errs <- fmt.Errorf("still %d: %w", i, err)
+					return
+				}
+			}
+		}()
+	}
+	var firstErr error
+feed:
+	for i := 0; i < *stills; i++ {
+		select {
+		case work <- i:
+		case firstErr = <-errs:
+			break feed
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	fmt.Fprintln(stderr)
+	if firstErr == nil {
+		select {
+		case firstErr = <-errs:
+		default:
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "variants %s: %d images\n", dir, written)
+	return nil
+}
+
+// writeVariants renders still i's glass variants unless they are there; it
+// returns how many images it wrote.
+func writeVariants(ctx context.Context, sc *synth.Scene, ropt synth.RenderOptions, n int, seed uint64, i int, name func(i, k int) string) (int, error) {
+	glass := false
+	for _, c := range sc.Cards {
+		for r := 0; r < 3; r++ {
+			for col := 0; col < 2; col++ {
+				if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == synth.Glass {
+					glass = true
+				}
+			}
+		}
+	}
+	if !glass {
+		return 0, nil
+	}
+	if _, err := os.Stat(name(i, n) + ".json"); err == nil {
+		return 0, nil
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(i)))
+	vs, err := synth.GlassVariants(ctx, sc, ropt, n, rng)
+	if err != nil {
+		return 0, err
+	}
+	for k, v := range vs {
+		p := name(i, k)
+		if err := synth.WriteJPEG(p+".jpg", v.Image, v.Scene.Post.JPEGQuality); err != nil {
+			return k, err
+		}
+		if err := synth.WriteTruth(p+".json", synth.TruthOf(v.Scene, filepath.Base(p)+".jpg")); err != nil {
+			return k, err
+		}
+	}
+	return len(vs), nil
 }

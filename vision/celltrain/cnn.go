@@ -74,10 +74,28 @@ func parseConvs(s string) ([]int, error) {
 // the first epoch then a cosine decay. prep turns a sample's stored inputs
 // into the network's input tensor (dst), augmenting them at random.
 func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {
+	return trainCNNFrom(name, samples, arch, nil, prep, epochs, lr, seed, start)
+}
+
+// trainCNNFrom trains a CNN of arch from random weights, or, with from,
+// from a copy of that network's weights (from must be of arch).
+func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Net, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x91b5))
 	net, err := cnn.New(arch, rng)
 	if err != nil {
 		return nil, err
+	}
+	if from != nil {
+		if fa := from.Arch; fmt.Sprintf("%+v", fa) != fmt.Sprintf("%+v", arch) {
+			return nil, fmt.Errorf("%s: the network to start from is %+v, not %+v", name, fa, arch)
+		}
+		b, err := from.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		if net, err = cnn.Unmarshal(b); err != nil {
+			return nil, err
+		}
 	}
 	ws := net.NewWorkspace()
 	ws.Smooth = 0.05

@@ -68,6 +68,8 @@ func run(args []string) error {
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
+	pipFrom := fl.String("pip-from", "", "start each pip CNN from the same member of this pip CNN file (its architecture; fine-tuning) instead of random weights")
+	pipMaterial := fl.String("pip-material", "", "train the pip network on tops of this material only (W, R, S or G; \"\": all): a specialist the detector reads beside the others")
 	glassWeight := fl.Int("pip-glass-weight", 1, "how many times each glass top die is learned from per epoch by the pip network (glass is the hardest top; weighting the height CNN's glass stacks the same way gained nothing)")
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
 	fl.BoolVar(&showMisreads, "show-misreads", false, "list every stack whose height is misread, on stderr")
@@ -97,7 +99,13 @@ func run(args []string) error {
 	if *glassWeight < 1 || *glassWeight > 9 {
 		return fmt.Errorf("-pip-glass-weight %d: want 1..9", *glassWeight)
 	}
+	if len(*pipMaterial) > 1 || (*pipMaterial != "" && !strings.Contains("WRSG", *pipMaterial)) {
+		return fmt.Errorf("-pip-material %q: want W, R, S or G", *pipMaterial)
+	}
 	copies := func(c vision.CellSample) int {
+		if *pipMaterial != "" && c.Material != (*pipMaterial)[0] {
+			return 0
+		}
 		if c.Height > 0 && c.Material == 'G' {
 			return *glassWeight
 		}
@@ -300,12 +308,29 @@ func run(args []string) error {
 			if *pipCNNMembers < 1 || *pipCNNMembers > cnn.MaxMembers {
 				return fmt.Errorf("-pip-cnn-members %d: want 1..%d", *pipCNNMembers, cnn.MaxMembers)
 			}
+			var from []*cnn.Net
+			if *pipFrom != "" {
+				b, err := os.ReadFile(*pipFrom)
+				if err != nil {
+					return err
+				}
+				if from, err = cnn.UnmarshalAll(b); err != nil {
+					return fmt.Errorf("%s: %w", *pipFrom, err)
+				}
+				if len(from) < *pipCNNMembers {
+					return fmt.Errorf("-pip-from %s holds %d networks, -pip-cnn-members is %d", *pipFrom, len(from), *pipCNNMembers)
+				}
+			}
 			pipCNNs = make([]*cnn.Net, *pipCNNMembers)
 			for k := range pipCNNs {
 				// written together below, as one file; member 0 keeps the
 				// single network's seed
 				jobs = append(jobs, &job{cost: 1, run: func() (model, error) {
-					n, err := trainCNN(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
+					var f *cnn.Net
+					if from != nil {
+						f = from[k]
+					}
+					n, err := trainCNNFrom(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, f, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
 					pipCNNs[k] = n
 					return n, err
 				}})

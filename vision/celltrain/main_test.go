@@ -2,14 +2,17 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/blueprints-companion/blueprints/vision"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
 
 // The networks train side by side, yet each file must depend only on the
@@ -80,4 +83,36 @@ func TestSplitAndAsFound(t *testing.T) {
 	assert.InDelta(t, 300, n, 60, "15 %% of 2,000 stills")
 	cells := []vision.CellSample{{Row: 0}, {Row: 0, Jittered: true}, {Row: 1}}
 	assert.Equal(t, []vision.CellSample{{Row: 0}, {Row: 1}}, asFound(cells))
+}
+
+func TestBadPipMaterial(t *testing.T) {
+	for _, m := range []string{"Q", "GW", "g"} {
+		err := run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-pip-material", m, "-train", "pips"})
+		require.Error(t, err, m)
+		assert.Contains(t, err.Error(), "-pip-material")
+	}
+}
+
+// trainCNNFrom starts from the given network's weights (no epochs: a copy
+// of it) and refuses one of another architecture.
+func TestTrainCNNFrom(t *testing.T) {
+	arch := cnn.Arch{InC: 1, Side: 8, Convs: []int{4}, Hidden: 8, Classes: 6}
+	from, err := cnn.New(arch, rand.New(rand.NewPCG(3, 4)))
+	require.NoError(t, err)
+	want, err := from.MarshalBinary()
+	require.NoError(t, err)
+	got, err := trainCNNFrom("t", nil, arch, from, prepPips, 0, 1e-3, 9, time.Now())
+	require.NoError(t, err)
+	b, err := got.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, want, b, "no epochs: the network started from")
+	fresh, err := trainCNN("t", nil, arch, prepPips, 0, 1e-3, 9, time.Now())
+	require.NoError(t, err)
+	fb, err := fresh.MarshalBinary()
+	require.NoError(t, err)
+	assert.NotEqual(t, want, fb, "without it: random weights of its own seed")
+	other := arch
+	other.Hidden = 16
+	_, err = trainCNNFrom("t", nil, other, from, prepPips, 0, 1e-3, 9, time.Now())
+	assert.ErrorContains(t, err, "start from")
 }

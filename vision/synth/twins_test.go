@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -111,5 +112,82 @@ func TestGlassTwinsRender(t *testing.T) {
 		assert.Greater(t, tw.Min, 0.0, "%v", tw)
 		assert.Greater(t, tw.GreyRMS, 0.0, "%v", tw)
 		assert.InDelta(t, 0.5*math.Erfc(tw.Min/2/math.Sqrt2), tw.PError, 1e-12)
+	}
+}
+
+// TestGlassVariants: each variant's glass tops show the next values in
+// turn (truth and pose agree), the other dice stay, and with no camera
+// noise the image changes only inside the changed dice's windows.
+func TestGlassVariants(t *testing.T) {
+	requirePovray(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var sc *Scene
+	for seed := uint64(1); seed < 60 && sc == nil; seed++ {
+		s := cleanScene(t, seed)
+		for _, c := range s.Cards {
+			for r := 0; r < 3; r++ {
+				for col := 0; col < 2; col++ {
+					if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == Glass {
+						sc = s
+					}
+				}
+			}
+		}
+	}
+	require.NotNil(t, sc, "no scene with a glass top")
+	sc.Post = Post{JPEGQuality: 95} // no blur, no noise: pixels outside the windows must match
+	vs, err := GlassVariants(ctx, sc, RenderOptions{}, 2, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	require.Len(t, vs, 3)
+	assert.Same(t, sc, vs[0].Scene)
+	for j := 1; j < 3; j++ {
+		alt := vs[j].Scene
+		var wins []image.Rectangle
+		for ci, c := range sc.Cards {
+			for r := 0; r < 3; r++ {
+				for col := 0; col < 2; col++ {
+					d, a := c.Dice[r][col], alt.Cards[ci].Dice[r][col]
+					require.Len(t, a, len(d))
+					for k := range d {
+						top := k == len(d)-1
+						if !top || d[k].Mat != Glass {
+							assert.Equal(t, d[k], a[k], "a die that is not a glass top stays")
+							continue
+						}
+						want := 1 + (d[k].Pips-1+j)%6
+						assert.Equal(t, want, a[k].Pips)
+						assert.Equal(t, want, TopValue(a[k].Rot), "the pose shows the value")
+						assert.Equal(t, want, alt.Cards[ci].Building[r][col][k].Pips, "the truth says it")
+						assert.Equal(t, d[k].Pips, c.Building[r][col][k].Pips, "the scene itself is left alone")
+						w, ok := dieWindow(sc.Cam, d[k], sc.Model.Die, 0)
+						require.True(t, ok)
+						wins = append(wins, w.outer)
+					}
+				}
+			}
+		}
+		require.NotEmpty(t, wins)
+		base, img := vs[0].Image, vs[j].Image
+		changedIn, changedOut := 0, 0
+		for y := 0; y < img.Rect.Dy(); y++ {
+			for x := 0; x < img.Rect.Dx(); x++ {
+				o := img.PixOffset(x, y)
+				if base.Pix[o] == img.Pix[o] && base.Pix[o+1] == img.Pix[o+1] && base.Pix[o+2] == img.Pix[o+2] {
+					continue
+				}
+				in := false
+				for _, w := range wins {
+					in = in || image.Pt(x, y).In(w)
+				}
+				if in {
+					changedIn++
+				} else {
+					changedOut++
+				}
+			}
+		}
+		assert.Positive(t, changedIn, "variant %d: the glass tops changed", j)
+		assert.Zero(t, changedOut, "variant %d: pixels changed outside the dice's windows", j)
 	}
 }
