@@ -151,9 +151,11 @@ func GlassTwins(ctx context.Context, sc *Scene, opt RenderOptions, every bool) (
 						dp := WhitenedDistance(base, img, win.inner, sc.Post.NoiseSigma)
 						tw.DPrime = append(tw.DPrime, dp)
 						tw.Values = append(tw.Values, u)
+						rms, most := GreyDifference(base, img, win.inner)
+						tw.RMS = append(tw.RMS, rms)
 						if dp < tw.Min {
 							tw.Min, tw.Closest = dp, u
-							tw.GreyRMS, tw.GreyMax = GreyDifference(base, img, win.inner)
+							tw.GreyRMS, tw.GreyMax = rms, most
 						}
 					}
 				}

@@ -109,6 +109,11 @@ func TestGlassTwinsRender(t *testing.T) {
 		v := int(tw.Stack[len(tw.Stack)-1] - '0')
 		assert.Equal(t, []int{7 - v, 7 - v, 7 - v, 7 - v}, tw.Values, "%v", tw)
 		assert.Equal(t, 7-v, tw.Closest)
+		require.Len(t, tw.RMS, 4)
+		for _, r := range tw.RMS {
+			assert.Positive(t, r, "%v", tw)
+		}
+		assert.Contains(t, tw.RMS, tw.GreyRMS, "the closest twin's difference is among the twins'")
 		assert.Greater(t, tw.Min, 0.0, "%v", tw)
 		assert.Greater(t, tw.GreyRMS, 0.0, "%v", tw)
 		assert.InDelta(t, 0.5*math.Erfc(tw.Min/2/math.Sqrt2), tw.PError, 1e-12)
