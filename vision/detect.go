@@ -171,8 +171,12 @@ type Detector struct {
 	shareSamples [3][2][MaxStack + 2][]shareSample
 	materialCNN  *cnn.Workspace // optional: materials also from a CNN
 	materialX    []float32
-	views        viewBufs // scratch for reading several views (views.go)
-	lw           lineBufs // the line-work card finder's Mats (linework.go)
+	// optional: a pip network for tops read as clear glass, averaged with
+	// the others (glassPipWeight), and its probabilities
+	glassPips pipReader
+	glassPipP []float32
+	views     viewBufs // scratch for reading several views (views.go)
+	lw        lineBufs // the line-work card finder's Mats (linework.go)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which

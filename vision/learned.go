@@ -407,6 +407,12 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			bestH := dec.Height
 			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
 			d.readPips()
+			if dec.Material == 'G' && d.glassPips != nil {
+				d.glassPips.read(d.pipX, d.glassPipP)
+				for k := range d.pipP {
+					d.pipP[k] = (1-glassPipWeight)*d.pipP[k] + glassPipWeight*d.glassPipP[k]
+				}
+			}
 			pi, pp := 0, d.pipP[0]
 			for k := 1; k < len(d.pipP); k++ {
 				if d.pipP[k] > pp {
@@ -602,6 +608,29 @@ func (p pipNet) reader() (r pipReader, side, planes int, err error) {
 		return mlpPips{p.mlp, p.mlp.NewScratch()}, PipSide, 1, nil
 	}
 	return nil, 0, 0, fmt.Errorf("vision: no pip network")
+}
+
+// glassPipWeight is how much the glass pip network counts, against the
+// others, for a top read as clear glass.
+const glassPipWeight = 0.5
+
+// useGlassPips makes the detector read the pips of tops read as clear glass
+// with p beside its pip networks (a zero pipNet: none). p must read the
+// same patch as they do.
+func (d *Detector) useGlassPips(p pipNet) error {
+	if p.mlp == nil && len(p.cnn) == 0 {
+		d.glassPips, d.glassPipP = nil, nil
+		return nil
+	}
+	r, side, planes, err := p.reader()
+	if err != nil {
+		return err
+	}
+	if side != d.pipSide || planes != d.pipPlanes {
+		return fmt.Errorf("vision: glass pip network reads %dx%dx%d patches, the pip networks %dx%dx%d", planes, side, side, d.pipPlanes, d.pipSide, d.pipSide)
+	}
+	d.glassPips, d.glassPipP = r, make([]float32, 6)
+	return nil
 }
 
 // useNetworks makes the detector read cells with the given networks.

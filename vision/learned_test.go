@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -625,4 +627,78 @@ func TestAugmentPipsPlanes(t *testing.T) {
 	_, side, planes, err := pipNetFor(t, cnn.Arch{InC: 2, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng).reader()
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{16, 2}, [2]int{side, planes})
+}
+
+// A pip network for glass tops beside the others (pips_glass.cnn) is read
+// for the tops read as glass only, averaged with the others; one that reads
+// another patch is refused; the same network as the others changes nothing.
+func TestGlassPipFiles(t *testing.T) {
+	dir := t.TempDir()
+	top := filepath.Join(dir, "top.mlp")
+	pips := filepath.Join(dir, "pips.cnn")
+	require.NoError(t, os.WriteFile(top, builtinTop, 0o644))
+	require.NoError(t, os.WriteFile(pips, builtinPips, 0o644))
+	for _, name := range []string{"height.cnn", "material.cnn"} {
+		b, err := builtinModelFS.ReadFile("model/" + name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
+	}
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Nil(t, d.glassPips, "no pips_glass.cnn: none")
+	const stillDir, still = "testdata/synth/stills", "still_0274" // two glass tops
+	_, plain := detectStill(t, d, stillDir, still)
+
+	glass := filepath.Join(dir, "pips_glass.cnn")
+	require.NoError(t, os.WriteFile(glass, builtinPips, 0o644))
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.NotNil(t, d.glassPips)
+	_, same := detectStill(t, d, stillDir, still)
+	assert.Equal(t, plain, same, "the same network beside itself")
+
+	rng := rand.New(rand.NewPCG(5, 6))
+	wrong, err := cnn.New(cnn.Arch{InC: 1, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
+	require.NoError(t, err)
+	b, err := wrong.MarshalBinary()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(glass, b, 0o644))
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "glass pip network reads 1x16x16")
+
+	// a network that is sure every die shows 6 (its last layer's biases)
+	six, err := cnn.New(cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
+	require.NoError(t, err)
+	b, err = six.MarshalBinary()
+	require.NoError(t, err)
+	b = withOutputBias(b, []float32{-20, -20, -20, -20, -20, 20})
+	require.NoError(t, os.WriteFile(glass, b, 0o644))
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	_, res := detectStill(t, d, stillDir, still)
+	require.Len(t, res.Cards, len(plain.Cards))
+	glassTops := 0
+	for i, c := range res.Cards {
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				was := plain.Cards[i].Cells[r][col]
+				if cell == nil || cell.Occluded || cell.Material != 'G' {
+					assert.Equal(t, was, cell, "card %d r%dc%d: not a glass top, read as before", i, r, col)
+					continue
+				}
+				glassTops++
+				assert.Equal(t, 6, cell.Pips, "card %d r%dc%d: half the vote for 6 with everything", i, r, col)
+			}
+		}
+	}
+	assert.Positive(t, glassTops)
+}
+
+// withOutputBias rewrites a CNN file's output biases (its last values,
+// before the checksum) and its checksum.
+func withOutputBias(b []byte, bias []float32) []byte {
+	b = append([]byte(nil), b[:len(b)-4]...)
+	o := len(b) - 4*len(bias)
+	for i, v := range bias {
+		binary.LittleEndian.PutUint32(b[o+4*i:], math.Float32bits(v))
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }

@@ -203,7 +203,9 @@ func (s *CellSample) TopClass(h int) int {
 
 // UseNetworkFiles makes the detector read cells with the networks in two
 // model files (vision/celltrain writes them), instead of its built-in ones.
-// The pip network's file may hold an MLP or a CNN.
+// The pip network's file may hold an MLP or a CNN. Networks beside them are
+// read too where they are: height.mlp (and height2.mlp...), height.cnn,
+// material.cnn, and pips_glass.cnn (pips of tops read as glass).
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	top, err := mlp.ReadFile(topPath)
 	if err != nil {
@@ -235,6 +237,16 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	}
 	if err := d.useMaterialCNN(mc); err != nil {
 		return err
+	}
+	var gp pipNet
+	gpPath := filepath.Join(filepath.Dir(topPath), "pips_glass.cnn")
+	if data, err := os.ReadFile(gpPath); err == nil {
+		if gp, err = decodePipNet(data); err != nil {
+			return fmt.Errorf("%s: %w", gpPath, err)
+		}
+	}
+	if err := d.useGlassPips(gp); err != nil {
+		return fmt.Errorf("%s: %w", gpPath, err)
 	}
 	var hcs []*cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
