@@ -73,14 +73,7 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *stills < 1 || *stills > 100000 || *first < 0 || *first >= *stills || *count < 0 || *jobs < 1 || *jobs > 64 {
 		return fmt.Errorf("--stills %d, --first %d, --count %d, --jobs %d: want 0 <= first < stills <= 100000, count >= 0, jobs 1-64", *stills, *first, *count, *jobs)
 	}
-	opt, ropt, err := c.options()
-	if err != nil {
-		return err
-	}
-	if err := synth.CheckPovray(ropt.Povray); err != nil {
-		return err
-	}
-	items, err := synth.CorpusItems(synth.CorpusOptions{Seed: *seed, Stills: *stills, Options: opt})
+	items, ropt, err := c.corpusScenes(*seed, *stills)
 	if err != nil {
 		return err
 	}
@@ -306,14 +299,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *stills < 1 || *stills > 100000 || *n < 1 || *n > 20 || *jobs < 1 || *jobs > 64 {
 		return fmt.Errorf("--stills %d, --variants %d, --jobs %d: want stills 1-100000, variants 1-20, jobs 1-64", *stills, *n, *jobs)
 	}
-	opt, ropt, err := c.options()
-	if err != nil {
-		return err
-	}
-	if err := synth.CheckPovray(ropt.Povray); err != nil {
-		return err
-	}
-	items, err := synth.CorpusItems(synth.CorpusOptions{Seed: *seed, Stills: *stills, Options: opt})
+	items, ropt, err := c.corpusScenes(*seed, *stills)
 	if err != nil {
 		return err
 	}
@@ -379,17 +365,7 @@ feed:
 // writeVariants renders still i's glass variants unless they are there; it
 // returns how many images it wrote.
 func writeVariants(ctx context.Context, sc *synth.Scene, ropt synth.RenderOptions, n int, seed uint64, i int, name func(i, k int) string) (int, error) {
-	glass := false
-	for _, c := range sc.Cards {
-		for r := 0; r < 3; r++ {
-			for col := 0; col < 2; col++ {
-				if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == synth.Glass {
-					glass = true
-				}
-			}
-		}
-	}
-	if !glass {
+	if len(synth.GlassTops(sc)) == 0 {
 		return 0, nil
 	}
 	if _, err := os.Stat(name(i, n) + ".json"); err == nil {
@@ -410,4 +386,18 @@ func writeVariants(ctx context.Context, sc *synth.Scene, ropt synth.RenderOption
 		}
 	}
 	return len(vs), nil
+}
+
+// corpusScenes are the stills' scenes of the corpus bprender corpus renders
+// with these flags, and the render options (POV-Ray must be there).
+func (c *common) corpusScenes(seed uint64, stills int) ([]synth.CorpusItem, synth.RenderOptions, error) {
+	opt, ropt, err := c.options()
+	if err != nil {
+		return nil, ropt, err
+	}
+	if err := synth.CheckPovray(ropt.Povray); err != nil {
+		return nil, ropt, err
+	}
+	items, err := synth.CorpusItems(synth.CorpusOptions{Seed: seed, Stills: stills, Options: opt})
+	return items, ropt, err
 }

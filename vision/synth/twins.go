@@ -90,81 +90,109 @@ func Showing(u int, worldYawDeg float64) []Mat3 {
 // twins differ only by the die, however many threads POV-Ray runs.
 func GlassTwins(ctx context.Context, sc *Scene, opt RenderOptions, every bool) ([]Twin, error) {
 	tr := TruthOf(sc, "")
-	m := sc.Model
 	var out []Twin
-	for ci, c := range sc.Cards {
-		for r := 0; r < 3; r++ {
-			for col := 0; col < 2; col++ {
-				dice := c.Dice[r][col]
-				if len(dice) == 0 || dice[len(dice)-1].Mat != Glass {
-					continue
+	for _, g := range GlassTops(sc) {
+		c := sc.Cards[g.Card]
+		d := g.die(sc)
+		var cell TruthCell
+		for _, tc := range tr.Cards[g.Card].Cells {
+			if tc.Row == g.Row && tc.Col == g.Col {
+				cell = tc
+			}
+		}
+		win, ok := dieWindow(sc.Cam, d, sc.Model.Die, sc.Post.BlurSigma)
+		if !ok {
+			continue
+		}
+		tw := Twin{Card: g.Card, Seat: c.Seat, Row: g.Row, Col: g.Col, Stack: c.Building[g.Row][g.Col].String(),
+			Hand: cell.Hand, Dice: cell.Dice, Window: win.inner,
+			NoiseSigma: sc.Post.NoiseSigma, BlurSigma: sc.Post.BlurSigma}
+		base, err := renderWindow(ctx, sc, opt, win)
+		if err != nil {
+			return nil, err
+		}
+		tw.Images = append(tw.Images, base)
+		if tw.JPEGRMS, err = jpegError(base, win.inner, sc.Post.JPEGQuality); err != nil {
+			return nil, err
+		}
+		tw.Min = math.Inf(1)
+		values := []int{7 - d.Pips}
+		if every {
+			values = nil
+			for u := 1; u <= 6; u++ {
+				if u != d.Pips {
+					values = append(values, u)
 				}
-				k := len(dice) - 1
-				d := dice[k]
-				var cell TruthCell
-				for _, tc := range tr.Cards[ci].Cells {
-					if tc.Row == r && tc.Col == col {
-						cell = tc
-					}
-				}
-				win, ok := dieWindow(sc.Cam, d, m.Die, sc.Post.BlurSigma)
-				if !ok {
-					continue
-				}
-				tw := Twin{Card: ci, Seat: c.Seat, Row: r, Col: col, Stack: c.Building[r][col].String(),
-					Hand: cell.Hand, Dice: cell.Dice, Window: win.inner,
-					NoiseSigma: sc.Post.NoiseSigma, BlurSigma: sc.Post.BlurSigma}
-				base, err := renderWindow(ctx, sc, opt, win)
+			}
+		}
+		for _, u := range values {
+			for _, rot := range Showing(u, g.worldYaw(sc)) {
+				alt := *sc
+				alt.Cards = append([]Card(nil), sc.Cards...)
+				g.set(&alt, u, rot)
+				img, err := renderWindow(ctx, &alt, opt, win)
 				if err != nil {
 					return nil, err
 				}
-				tw.Images = append(tw.Images, base)
-				if tw.JPEGRMS, err = jpegError(base, win.inner, sc.Post.JPEGQuality); err != nil {
-					return nil, err
+				tw.Images = append(tw.Images, img)
+				dp := WhitenedDistance(base, img, win.inner, sc.Post.NoiseSigma)
+				tw.DPrime = append(tw.DPrime, dp)
+				tw.Values = append(tw.Values, u)
+				rms, most := GreyDifference(base, img, win.inner)
+				tw.RMS = append(tw.RMS, rms)
+				if dp < tw.Min {
+					tw.Min, tw.Closest = dp, u
+					tw.GreyRMS, tw.GreyMax = rms, most
 				}
-				worldYaw := c.Angle*180/math.Pi + d.Yaw
-				tw.Min = math.Inf(1)
-				values := []int{7 - d.Pips}
-				if every {
-					values = nil
-					for u := 1; u <= 6; u++ {
-						if u != d.Pips {
-							values = append(values, u)
-						}
-					}
+			}
+		}
+		tw.PError = 0.5 * math.Erfc(tw.Min/2/math.Sqrt2)
+		out = append(out, tw)
+	}
+	return out, nil
+}
+
+// GlassTop is a cell of a scene's card whose top die is clear glass.
+type GlassTop struct{ Card, Row, Col int }
+
+// GlassTops lists sc's glass tops, card by card, row by row.
+func GlassTops(sc *Scene) []GlassTop {
+	var out []GlassTop
+	for ci, c := range sc.Cards {
+		for r := 0; r < 3; r++ {
+			for col := 0; col < 2; col++ {
+				if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == Glass {
+					out = append(out, GlassTop{ci, r, col})
 				}
-				for _, u := range values {
-					for _, rot := range Showing(u, worldYaw) {
-						alt := *sc
-						alt.Cards = append([]Card(nil), sc.Cards...)
-						ac := alt.Cards[ci] // its Dice array is a copy; the cell's slice is replaced
-						nd := append([]PlacedDie(nil), dice...)
-						nd[k].Rot = rot
-						nd[k].Pips = u
-						ac.Dice[r][col] = nd
-						alt.Cards[ci] = ac
-						img, err := renderWindow(ctx, &alt, opt, win)
-						if err != nil {
-							return nil, err
-						}
-						tw.Images = append(tw.Images, img)
-						dp := WhitenedDistance(base, img, win.inner, sc.Post.NoiseSigma)
-						tw.DPrime = append(tw.DPrime, dp)
-						tw.Values = append(tw.Values, u)
-						rms, most := GreyDifference(base, img, win.inner)
-						tw.RMS = append(tw.RMS, rms)
-						if dp < tw.Min {
-							tw.Min, tw.Closest = dp, u
-							tw.GreyRMS, tw.GreyMax = rms, most
-						}
-					}
-				}
-				tw.PError = 0.5 * math.Erfc(tw.Min/2/math.Sqrt2)
-				out = append(out, tw)
 			}
 		}
 	}
-	return out, nil
+	return out
+}
+
+// die is the glass top die itself.
+func (g GlassTop) die(sc *Scene) PlacedDie {
+	d := sc.Cards[g.Card].Dice[g.Row][g.Col]
+	return d[len(d)-1]
+}
+
+// worldYaw is how far (degrees) the die is turned in the world.
+func (g GlassTop) worldYaw(sc *Scene) float64 {
+	return sc.Cards[g.Card].Angle*180/math.Pi + g.die(sc).Yaw
+}
+
+// set makes the die show u, turned by rot, in sc, whose Cards slice must
+// be its own (the card's dice and building of that cell are copied, so a
+// scene sc was copied from keeps its own).
+func (g GlassTop) set(sc *Scene, u int, rot Mat3) {
+	c := &sc.Cards[g.Card]
+	nd := append([]PlacedDie(nil), c.Dice[g.Row][g.Col]...)
+	k := len(nd) - 1
+	nd[k].Pips, nd[k].Rot = u, rot
+	c.Dice[g.Row][g.Col] = nd
+	st := append(Stack(nil), c.Building[g.Row][g.Col]...)
+	st[k].Pips = u
+	c.Building[g.Row][g.Col] = st
 }
 
 // twinWindow is the region rendered (inner plus a margin for the blur) and

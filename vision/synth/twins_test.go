@@ -82,20 +82,7 @@ func TestGlassTwinsRender(t *testing.T) {
 	requirePovray(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	var sc *Scene
-	for seed := uint64(1); seed < 60 && sc == nil; seed++ {
-		s := cleanScene(t, seed)
-		for _, c := range s.Cards {
-			for r := 0; r < 3; r++ {
-				for col := 0; col < 2; col++ {
-					if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == Glass {
-						sc = s
-					}
-				}
-			}
-		}
-	}
-	require.NotNil(t, sc, "no scene with a glass top")
+	sc := glassScene(t)
 	sc.Post.NoiseSigma, sc.Post.BlurSigma = 1, 0.7
 	twins, err := GlassTwins(ctx, sc, RenderOptions{Threads: 2}, false)
 	require.NoError(t, err)
@@ -127,20 +114,7 @@ func TestGlassVariants(t *testing.T) {
 	requirePovray(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	var sc *Scene
-	for seed := uint64(1); seed < 60 && sc == nil; seed++ {
-		s := cleanScene(t, seed)
-		for _, c := range s.Cards {
-			for r := 0; r < 3; r++ {
-				for col := 0; col < 2; col++ {
-					if d := c.Dice[r][col]; len(d) > 0 && d[len(d)-1].Mat == Glass {
-						sc = s
-					}
-				}
-			}
-		}
-	}
-	require.NotNil(t, sc, "no scene with a glass top")
+	sc := glassScene(t)
 	sc.Post = Post{JPEGQuality: 95} // no blur, no noise: pixels outside the windows must match
 	vs, err := GlassVariants(ctx, sc, RenderOptions{}, 2, rand.New(rand.NewPCG(1, 2)))
 	require.NoError(t, err)
@@ -195,4 +169,16 @@ func TestGlassVariants(t *testing.T) {
 		assert.Positive(t, changedIn, "variant %d: the glass tops changed", j)
 		assert.Zero(t, changedOut, "variant %d: pixels changed outside the dice's windows", j)
 	}
+}
+
+// glassScene is the first clean scene (cleanScene) with a glass top.
+func glassScene(t *testing.T) *Scene {
+	t.Helper()
+	for seed := uint64(1); seed < 60; seed++ {
+		if s := cleanScene(t, seed); len(GlassTops(s)) > 0 {
+			return s
+		}
+	}
+	t.Fatal("no scene with a glass top")
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"image"
 	"image/draw"
-	"math"
 	"math/rand/v2"
 )
 
@@ -40,32 +39,16 @@ func GlassVariants(ctx context.Context, sc *Scene, opt RenderOptions, n int, rng
 		alt := *sc
 		alt.Cards = append([]Card(nil), sc.Cards...)
 		var wins []image.Rectangle
-		for ci := range alt.Cards {
-			c := &alt.Cards[ci]
-			for r := 0; r < 3; r++ {
-				for col := 0; col < 2; col++ {
-					dice := c.Dice[r][col]
-					if len(dice) == 0 || dice[len(dice)-1].Mat != Glass {
-						continue
-					}
-					k := len(dice) - 1
-					d := dice[k]
-					w, ok := dieWindow(sc.Cam, d, sc.Model.Die, 0)
-					if !ok {
-						continue // at the image's edge: left as it is
-					}
-					u := 1 + (d.Pips-1+j%5+1)%6
-					rots := Showing(u, c.Angle*180/math.Pi+d.Yaw)
-					nd := append([]PlacedDie(nil), dice...)
-					nd[k].Pips = u
-					nd[k].Rot = rots[rng.IntN(len(rots))]
-					c.Dice[r][col] = nd
-					st := append(Stack(nil), c.Building[r][col]...)
-					st[k].Pips = u
-					c.Building[r][col] = st
-					wins = append(wins, w.outer)
-				}
+		for _, g := range GlassTops(sc) {
+			d := g.die(sc)
+			w, ok := dieWindow(sc.Cam, d, sc.Model.Die, 0)
+			if !ok {
+				continue // at the image's edge: left as it is
 			}
+			u := 1 + (d.Pips-1+j%5+1)%6
+			rots := Showing(u, g.worldYaw(sc))
+			g.set(&alt, u, rots[rng.IntN(len(rots))])
+			wins = append(wins, w.outer)
 		}
 		img := image.NewRGBA(base.Bounds())
 		copy(img.Pix, base.Pix)
