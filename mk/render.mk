@@ -33,9 +33,10 @@ contact-sheet:
 
 # How far each clear glass top of the committed corpus's stills is, in the
 # image, from the same die with another value on top (bprender twins; README
-# "How far a glass top is from its twins"): about 90 minutes with two jobs.
+# "can one frame tell a clear top's value?"): about 30 minutes (a window
+# render mostly waits for POV-Ray, so eight run at once).
 TWINS_OUT ?= build/twins.jsonl
 .PHONY: vision-twins
 vision-twins: render-deps
 	mkdir -p $(dir $(TWINS_OUT))
-	$(GO) run ./cmd/bprender twins --seed $(CORPUS_SEED) --stills 300 --every --jobs 2 --out $(TWINS_OUT)
+	$(GO) run ./cmd/bprender twins --seed $(CORPUS_SEED) --stills 300 --every --jobs 8 --out $(TWINS_OUT)

@@ -34,10 +34,10 @@ vision-tune: test-deps render-deps
 # two threads, resumable), then read by vision bench, a line each and the
 # total: tuning (2001), two checks (2002, 2003), buildings that break a
 # placement rule (2004, 2005), dice turned up to 5, 15 and 30 degrees
-# (2006 three times), 2007 and 2008-2014, 2016-2019 (fresh when first read). An adoption rule should count them all,
+# (2006 three times), 2007 and 2008-2014, 2016-2020 (fresh when first read). An adoption rule should count them all,
 # not only the square, legal tables.
 EVAL_DIR ?= build/eval
-EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019
+EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020
 eval_comma := ,
 eval_space := $(subst ,, )
 EVAL_LIST = $(subst $(eval_space),$(eval_comma),$(strip vision/testdata/synth/stills vision/testdata/synth-mistakes/stills $(foreach c,$(EVAL_CORPORA),$(EVAL_DIR)/$(c)/stills)))
@@ -63,6 +63,7 @@ vision-eval: test-deps render-deps
 	$(GO) run ./cmd/bprender corpus --seed 2017 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2017 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2018 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2018 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2019 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2019 --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/bprender corpus --seed 2020 --stills 120 --sequences "" --out $(EVAL_DIR)/fresh2020 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/blueprints vision bench --corpus $(EVAL_LIST)
 
 # The learned cell reader's training data and networks. The training renders
