@@ -33,7 +33,7 @@ contact-sheet:
 
 # How far each clear glass top of the committed corpus's stills is, in the
 # image, from the same die with another value on top (bprender twins; README
-# "can one frame tell a clear top's value?"): about 30 minutes (a window
+# "can one frame tell a clear top's value?"): about 15 minutes (a window
 # render mostly waits for POV-Ray, so eight run at once).
 TWINS_OUT ?= build/twins.jsonl
 .PHONY: vision-twins
