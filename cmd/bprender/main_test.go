@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -86,4 +88,29 @@ func TestRenderOneStill(t *testing.T) {
 	ov := filepath.Join(dir, "overlay.png")
 	require.NoError(t, run(context.Background(), []string{"overlay", "--truth", filepath.Join(dir, "still_3.json"), "--out", ov}, &out, &errb))
 	assert.FileExists(t, ov)
+}
+
+// eachStill reports every still once, one at a time; after an error it
+// hands out no more and returns the first, naming the still.
+func TestEachStill(t *testing.T) {
+	seen := map[int]int{}
+	err := eachStill(context.Background(), 3, 40, 4, func(i int) (int, error) { return i * i, nil },
+		func(i, v int) error { seen[i] = v; return nil })
+	require.NoError(t, err)
+	require.Len(t, seen, 37)
+	for i := 3; i < 40; i++ {
+		assert.Equal(t, i*i, seen[i])
+	}
+	n := 0
+	err = eachStill(context.Background(), 0, 1000, 2, func(i int) (int, error) {
+		if i == 5 {
+			return 0, errors.New("boom")
+		}
+		return i, nil
+	}, func(int, int) error { n++; return nil })
+	require.ErrorContains(t, err, "still 5: boom")
+	assert.Less(t, n, 100, "stills handed out long after the error")
+	err = eachStill(context.Background(), 0, 10, 1, func(i int) (int, error) { return i, nil },
+		func(i, _ int) error { return fmt.Errorf("report %d", i) })
+	require.ErrorContains(t, err, "report 0")
 }

@@ -82,65 +82,33 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		end = min(end, *first+*count)
 	}
 	type result struct {
-		i      int
 		twins  []synth.Twin
 		stacks int
-		err    error
 	}
-	work := make(chan int)
-	res := make(chan result)
-	var wg sync.WaitGroup
-	for w := 0; w < *jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				sc := items[i].Scene
-				tw, err := synth.GlassTwins(ctx, sc, ropt, *every)
-				res <- result{i: i, twins: tw, stacks: countedStacks(sc), err: err}
-			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for i := *first; i < end; i++ {
-			select {
-			case work <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(res) }()
 	var lines []twinLine
 	stacks, done := 0, 0
-	var firstErr error
-	for r := range res {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("still %d: %w", r.i, r.err)
-			}
-			continue
-		}
+	err = eachStill(ctx, *first, end, *jobs, func(i int) (result, error) {
+		sc := items[i].Scene
+		tw, err := synth.GlassTwins(ctx, sc, ropt, *every)
+		return result{twins: tw, stacks: countedStacks(sc)}, err
+	}, func(i int, r result) error {
 		done++
 		stacks += r.stacks
 		for _, t := range r.twins {
 			if *images != "" {
-				if err := writeTwinImage(*images, r.i, t); err != nil && firstErr == nil {
-					firstErr = err
+				if err := writeTwinImage(*images, i, t); err != nil {
+					return err
 				}
 			}
-			lines = append(lines, twinLine{Still: r.i, Seat: t.Seat, Row: t.Row, Col: t.Col, Stack: t.Stack,
+			lines = append(lines, twinLine{Still: i, Seat: t.Seat, Row: t.Row, Col: t.Col, Stack: t.Stack,
 				Hand: t.Hand, Dice: t.Dice, Window: [4]int{t.Window.Min.X, t.Window.Min.Y, t.Window.Max.X, t.Window.Max.Y},
 				DPrime: t.DPrime, Min: t.Min, Values: t.Values, Closest: t.Closest, RMSAll: t.RMS, PError: t.PError, RMS: t.GreyRMS, Most: t.GreyMax, JPEG: t.JPEGRMS, Noise: t.NoiseSigma, Blur: t.BlurSigma})
 		}
 		fmt.Fprintf(stderr, "\rtwins: %d/%d stills", done, end-*first)
-	}
+		return nil
+	})
 	fmt.Fprintln(stderr)
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	sort.Slice(lines, func(a, b int) bool {
@@ -194,14 +162,21 @@ func writeTwinLines(path string, lines []twinLine) error {
 }
 
 func printTwinSummary(w io.Writer, lines []twinLine, stacks, stills int, every bool) {
-	var n, over5, over25 int
+	var n, over5, over25, below int
 	var sum float64
+	var dp, rms, jp []float64
 	byHeight := map[int][2]float64{}
 	for _, l := range lines {
 		if l.Hand > 0 || l.Dice >= benchHiddenByDice {
 			continue
 		}
 		n++
+		dp = append(dp, l.Min)
+		rms = append(rms, l.RMS)
+		jp = append(jp, l.JPEG)
+		if l.RMS <= l.JPEG {
+			below++
+		}
 		sum += l.PError
 		if l.PError >= 0.05 {
 			over5++
@@ -226,19 +201,6 @@ func printTwinSummary(w io.Writer, lines []twinLine, stacks, stills int, every b
 	fmt.Fprintf(w, "an ideal reader's least expected misreads of those tops' pips (%s): %.1f (%.2f %% of the glass tops, %.2f %% of all stacks)\n",
 		against, sum, 100*sum/float64(n), 100*sum/float64(max(stacks, 1)))
 	fmt.Fprintf(w, "glass tops with P(error) >= 0.05: %d; >= 0.25: %d\n", over5, over25)
-	var dp, rms, jp []float64
-	below := 0
-	for _, l := range lines {
-		if l.Hand > 0 || l.Dice >= benchHiddenByDice {
-			continue
-		}
-		dp = append(dp, l.Min)
-		rms = append(rms, l.RMS)
-		jp = append(jp, l.JPEG)
-		if l.RMS <= l.JPEG {
-			below++
-		}
-	}
 	sort.Float64s(dp)
 	sort.Float64s(rms)
 	sort.Float64s(jp)
@@ -308,54 +270,17 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	name := func(i, k int) string { return filepath.Join(dir, fmt.Sprintf("still_%04d_%d", i, k)) }
-	work := make(chan int)
-	errs := make(chan error, *jobs)
-	var mu sync.Mutex
 	done, written := 0, 0
-	var wg sync.WaitGroup
-	for w := 0; w < *jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				sc := items[i].Scene
-				k, err := writeVariants(ctx, sc, ropt, *n, *seed, i, name)
-				mu.Lock()
-				done++
-				written += k
-				fmt.Fprintf(stderr, "\rvariants: %d/%d stills, %d images", done, *stills, written)
-				mu.Unlock()
-				if err != nil {
-					errs <- fmt.Errorf("still %d: %w", i, err)
-					return
-				}
-			}
-		}()
-	}
-	var firstErr error
-feed:
-	for i := 0; i < *stills; i++ {
-		select {
-		case work <- i:
-		case firstErr = <-errs:
-			break feed
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
+	err = eachStill(ctx, 0, *stills, *jobs, func(i int) (int, error) {
+		return writeVariants(ctx, items[i].Scene, ropt, *n, *seed, i, name)
+	}, func(i, k int) error {
+		done++
+		written += k
+		fmt.Fprintf(stderr, "\rvariants: %d/%d stills, %d images", done, *stills, written)
+		return nil
+	})
 	fmt.Fprintln(stderr)
-	if firstErr == nil {
-		select {
-		case firstErr = <-errs:
-		default:
-		}
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "variants %s: %d images\n", dir, written)
@@ -400,4 +325,48 @@ func (c *common) corpusScenes(seed uint64, stills int) ([]synth.CorpusItem, synt
 	}
 	items, err := synth.CorpusItems(synth.CorpusOptions{Seed: seed, Stills: stills, Options: opt})
 	return items, ropt, err
+}
+
+// eachStill runs do for each still index from first to end (not included)
+// on jobs goroutines at once, in no set order, and report with each
+// result, one call at a time. It hands out no more stills after the first
+// error (of do, with the still's index, or of report) or once ctx ends,
+// waits for the stills under way, and returns that error.
+func eachStill[T any](ctx context.Context, first, end, jobs int, do func(i int) (T, error), report func(i int, v T) error) error {
+	work := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
+	failed := func() bool { mu.Lock(); defer mu.Unlock(); return firstErr != nil }
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				v, err := do(i)
+				mu.Lock()
+				if err != nil {
+					err = fmt.Errorf("still %d: %w", i, err)
+				} else if firstErr == nil {
+					err = report(i, v)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := first; i < end && !failed() && ctx.Err() == nil; i++ {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
 }
