@@ -77,6 +77,26 @@ func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x
 	return trainCNNFrom(name, samples, arch, nil, prep, epochs, lr, seed, start)
 }
 
+// readFrom reads the networks a -pip-from or -height-from file (flag)
+// holds to fine-tune members CNNs from; none for an empty path.
+func readFrom(flag, path string, members int) ([]*cnn.Net, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	from, err := cnn.UnmarshalAll(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(from) < members {
+		return nil, fmt.Errorf("%s %s holds %d networks, %d are to be trained", flag, path, len(from), members)
+	}
+	return from, nil
+}
+
 // trainCNNFrom trains a CNN of arch from random weights, or, with from,
 // from a copy of that network's weights (from must be of arch).
 func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Net, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {

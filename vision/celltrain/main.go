@@ -69,6 +69,7 @@ func run(args []string) error {
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
 	pipFrom := fl.String("pip-from", "", "start each pip CNN from the same member of this pip CNN file (its architecture; fine-tuning) instead of random weights")
+	heightFrom := fl.String("height-from", "", "start each height CNN from the same member of this height CNN file (its architecture; fine-tuning) instead of random weights")
 	pipMaterial := fl.String("pip-material", "", "train the pip network on tops of this material only (W, R, S or G; \"\": all): a specialist the detector reads beside the others")
 	glassWeight := fl.Int("pip-glass-weight", 1, "how many times each glass top die is learned from per epoch by the pip network (glass is the hardest top; weighting the height CNN's glass stacks the same way gained nothing)")
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
@@ -308,18 +309,9 @@ func run(args []string) error {
 			if *pipCNNMembers < 1 || *pipCNNMembers > cnn.MaxMembers {
 				return fmt.Errorf("-pip-cnn-members %d: want 1..%d", *pipCNNMembers, cnn.MaxMembers)
 			}
-			var from []*cnn.Net
-			if *pipFrom != "" {
-				b, err := os.ReadFile(*pipFrom)
-				if err != nil {
-					return err
-				}
-				if from, err = cnn.UnmarshalAll(b); err != nil {
-					return fmt.Errorf("%s: %w", *pipFrom, err)
-				}
-				if len(from) < *pipCNNMembers {
-					return fmt.Errorf("-pip-from %s holds %d networks, -pip-cnn-members is %d", *pipFrom, len(from), *pipCNNMembers)
-				}
+			from, err := readFrom("-pip-from", *pipFrom, *pipCNNMembers)
+			if err != nil {
+				return err
 			}
 			pipCNNs = make([]*cnn.Net, *pipCNNMembers)
 			for k := range pipCNNs {
@@ -392,11 +384,19 @@ func run(args []string) error {
 		if *heightCNNMembers < 1 || *heightCNNMembers > cnn.MaxMembers {
 			return fmt.Errorf("-height-cnn-members %d: want 1..%d", *heightCNNMembers, cnn.MaxMembers)
 		}
+		from, err := readFrom("-height-from", *heightFrom, *heightCNNMembers)
+		if err != nil {
+			return err
+		}
 		heightCNNs = make([]*cnn.Net, *heightCNNMembers)
 		for k := range heightCNNs {
 			// written together below, as one file
 			jobs = append(jobs, &job{cost: 3, run: func() (model, error) {
-				n, err := trainCNN(fmt.Sprintf("height cnn %d", k+1), cellS, arch, heightCNNPrep(), *epochs, *lr, *seed+3+100*uint64(k), start)
+				var f *cnn.Net
+				if from != nil {
+					f = from[k]
+				}
+				n, err := trainCNNFrom(fmt.Sprintf("height cnn %d", k+1), cellS, arch, f, heightCNNPrep(), *epochs, *lr, *seed+3+100*uint64(k), start)
 				heightCNNs[k] = n
 				return n, err
 			}})

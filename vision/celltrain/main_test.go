@@ -116,3 +116,29 @@ func TestTrainCNNFrom(t *testing.T) {
 	_, err = trainCNNFrom("t", nil, other, from, prepPips, 0, 1e-3, 9, time.Now())
 	assert.ErrorContains(t, err, "start from")
 }
+
+// -height-from starts each height CNN from the file's member of the same
+// index: with no epochs the file written is the file read; a file with too
+// few members is refused by name.
+func TestHeightFrom(t *testing.T) {
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	args := func(epochs string, extra ...string) []string {
+		return append([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", epochs,
+			"-height-convs", "4,8", "-height-cnn-hidden", "8", "-height-cnn-members", "2", "-height-members", "0",
+			"-train", "height-cnn", "-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"}, extra...)
+	}
+	require.NoError(t, run(args("1", "-out-height-cnn", out("a.cnn"))))
+	require.NoError(t, run(args("0", "-height-from", out("a.cnn"), "-out-height-cnn", out("b.cnn"))))
+	a, err := os.ReadFile(out("a.cnn"))
+	require.NoError(t, err)
+	b, err := os.ReadFile(out("b.cnn"))
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "no epochs: the networks started from")
+	require.NoError(t, run(args("1", "-height-from", out("a.cnn"), "-out-height-cnn", out("c.cnn"))))
+	c, err := os.ReadFile(out("c.cnn"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a, c, "an epoch from them moves them")
+	err = run(append(args("0", "-height-from", out("a.cnn"), "-out-height-cnn", out("d.cnn")), "-height-cnn-members", "3"))
+	assert.ErrorContains(t, err, "-height-from")
+}
