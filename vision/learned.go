@@ -408,7 +408,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
 			d.readPips()
 			if dec.Material == 'G' && d.glassPips != nil {
-				d.glassPips.read(d.pipX, d.glassPipP)
+				d.readPipsWith(d.glassPips, d.glassPipP)
 				for k := range d.pipP {
 					d.pipP[k] = (1-glassPipWeight)*d.pipP[k] + glassPipWeight*d.glassPipP[k]
 				}

@@ -633,16 +633,7 @@ func TestAugmentPipsPlanes(t *testing.T) {
 // for the tops read as glass only, averaged with the others; one that reads
 // another patch is refused; the same network as the others changes nothing.
 func TestGlassPipFiles(t *testing.T) {
-	dir := t.TempDir()
-	top := filepath.Join(dir, "top.mlp")
-	pips := filepath.Join(dir, "pips.cnn")
-	require.NoError(t, os.WriteFile(top, builtinTop, 0o644))
-	require.NoError(t, os.WriteFile(pips, builtinPips, 0o644))
-	for _, name := range []string{"height.cnn", "material.cnn"} {
-		b, err := builtinModelFS.ReadFile("model/" + name)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
-	}
+	dir, top, pips := builtinModelDir(t)
 	d := NewDetector(Options{})
 	defer d.Close()
 	require.NoError(t, d.UseNetworkFiles(top, pips))
@@ -690,6 +681,66 @@ func TestGlassPipFiles(t *testing.T) {
 		}
 	}
 	assert.Positive(t, glassTops)
+}
+
+// builtinModelDir writes the built-in networks' files into a new folder,
+// for UseNetworkFiles; it returns the folder and the top and pip files.
+func builtinModelDir(t *testing.T) (dir, top, pips string) {
+	dir = t.TempDir()
+	top = filepath.Join(dir, "top.mlp")
+	pips = filepath.Join(dir, "pips.cnn")
+	require.NoError(t, os.WriteFile(top, builtinTop, 0o644))
+	require.NoError(t, os.WriteFile(pips, builtinPips, 0o644))
+	for _, name := range []string{"height.cnn", "material.cnn"} {
+		b, err := builtinModelFS.ReadFile("model/" + name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
+	}
+	return dir, top, pips
+}
+
+// The glass pip network is read in as many views as the others: once per
+// view for each top read as glass, and beside itself it changes nothing.
+func TestGlassPipsReadInTheViews(t *testing.T) {
+	dir, top, pips := builtinModelDir(t)
+	for _, views := range []int{1, 2, 4} {
+		d := NewDetector(Options{Views: Views{Pips: views}})
+		require.NoError(t, d.UseNetworkFiles(top, pips))
+		const stillDir, still = "testdata/synth/stills", "still_0274" // two glass tops
+		_, plain := detectStill(t, d, stillDir, still)
+		glass := filepath.Join(dir, "pips_glass.cnn")
+		require.NoError(t, os.WriteFile(glass, builtinPips, 0o644))
+		require.NoError(t, d.UseNetworkFiles(top, pips))
+		require.NoError(t, os.Remove(glass))
+		counted := &countingPips{pipReader: d.glassPips}
+		d.glassPips = counted
+		_, same := detectStill(t, d, stillDir, still)
+		assert.Equal(t, plain, same, "%d views: the same network beside itself", views)
+		glassTops := 0
+		for _, c := range same.Cards {
+			for _, row := range c.Cells {
+				for _, cell := range row {
+					if cell != nil && !cell.Occluded && cell.Material == 'G' {
+						glassTops++
+					}
+				}
+			}
+		}
+		require.Positive(t, glassTops)
+		assert.Equal(t, views*glassTops, counted.reads, "%d views, %d glass tops", views, glassTops)
+		d.Close()
+	}
+}
+
+// countingPips counts the reads of a pip network.
+type countingPips struct {
+	pipReader
+	reads int
+}
+
+func (c *countingPips) read(x, out []float32) {
+	c.reads++
+	c.pipReader.read(x, out)
 }
 
 // withOutputBias rewrites a CNN file's output biases (its last values,

@@ -160,21 +160,25 @@ func (d *Detector) readMaterial(at []float32, q *[TopClasses]float32) (cnnP []fl
 
 // readPips leaves in d.pipP the pip network's probabilities for the patch
 // in d.pipX, averaged over the views.
-func (d *Detector) readPips() {
+func (d *Detector) readPips() { d.readPipsWith(d.pips, d.pipP) }
+
+// readPipsWith reads d.pipX with the pip network r into out, in as many
+// views as the pip networks are read in (the glass pip network too).
+func (d *Detector) readPipsWith(r pipReader, out []float32) {
 	n := d.opts.Views.Pips
 	if n <= 1 {
-		d.pips.read(d.pipX, d.pipP)
+		r.read(d.pipX, out)
 		return
 	}
-	clear(d.pipP)
+	clear(out)
 	for i := 0; i < n; i++ {
 		copy(d.views.pip, d.pipX)
 		if i > 0 {
 			transformPlanes(d.views.pip, d.pipSide, d.pipPlanes, viewOrder[i])
 		}
-		d.pips.read(d.views.pip, d.views.pipP[:])
+		r.read(d.views.pip, d.views.pipP[:])
 		for k, v := range d.views.pipP {
-			d.pipP[k] += v / float32(n)
+			out[k] += v / float32(n)
 		}
 	}
 }
