@@ -284,6 +284,10 @@ func TestHardCardsFound(t *testing.T) {
 		// of its lines; grid 1, the grid end under glare, and 31 %): the
 		// pale mask
 		{mistakesCorpus, "still_0059", []int{0}}, {hard, "check2002_0043", []int{2}},
+		// washed by a lamp over its building's end: a mask fits that end
+		// as a weak card of another seat, a quarter turn off, over the
+		// card's lines; the line work finds the card and replaces it
+		{hard, "fresh2026_0183", []int{0, 1, 2, 3}},
 	} {
 		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))

@@ -23,7 +23,9 @@ import (
 // seat still without a card are fitted to the printed lines (refinePose)
 // and go to placeCard as a card fitted by its sides: its grid must show
 // (looseGrid) and half its printed lines lie on a ridge (sidesMinLines). A
-// pose lying a fifth or more on a card already found is not tried.
+// pose lying a fifth or more on a card already found that stands is not
+// tried; a weaker card there is replaced if the new one is clearly better
+// (placeCard).
 //
 // It costs a few milliseconds in every frame where a seat has no card, so
 // --seats should list only the seats in play.
@@ -66,7 +68,17 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	// too: orient may turn a candidate facing one round into a seat in
 	// play (fresh 2009 still_0082's washed card is found so).
 	seated := d.seatedBits(cards)
-	ridge := d.ridgeMap(cards)
+	// Only the cards that stand are taken off the ridge map and kept
+	// clear of: a weak card (a washed card fitted a quarter turn off by a
+	// mask) may lie on the very lines of the card to find, which
+	// placeCard then puts in its place.
+	standing := make([]Card, 0, len(cards))
+	for _, c := range cards {
+		if c.stands() {
+			standing = append(standing, c)
+		}
+	}
+	ridge := d.ridgeMap(standing)
 	segs := d.ridgeSegments(cam, *ridge)
 	if len(segs) == 0 {
 		return cards
@@ -153,7 +165,7 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 		// segment's angle and a millimetre's slide off at best
 		p, _ := d.refinePose(cam, c.p)
 		centre := p.at(W/2, H/2, m.CardThickness)
-		if nearIndex(more, centre, 0.8*H, m) >= 0 || d.onCards(p, cards, more) >= lineMaxOverlap {
+		if nearIndex(more, centre, 0.8*H, m) >= 0 || d.onCards(p, standing, more) >= lineMaxOverlap {
 			continue
 		}
 		before := len(more)
