@@ -288,6 +288,11 @@ func TestHardCardsFound(t *testing.T) {
 		// as a weak card of another seat, a quarter turn off, over the
 		// card's lines; the line work finds the card and replaces it
 		{hard, "fresh2026_0183", []int{0, 1, 2, 3}},
+		// the same, the line work's card then dropped: over a weak card
+		// (replacing one asked a grid of looseGrid) and, the other, by
+		// the grid test of cards fitted by their sides (grid 22), though
+		// its lines show clearly (lineSureScore)
+		{hard, "fresh2026_0010", []int{0, 1, 2}}, {hard, "fresh2027_0087", []int{0, 1, 2, 3}},
 	} {
 		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))

@@ -22,7 +22,8 @@ import (
 // shows lines both ways, a striped table one). The best poses of each
 // seat still without a card are fitted to the printed lines (refinePose)
 // and go to placeCard as a card fitted by its sides: its grid must show
-// (looseGrid) and half its printed lines lie on a ridge (sidesMinLines). A
+// (looseGrid; looseGridLow for a pose of lineSureScore) and half its
+// printed lines lie on a ridge (sidesMinLines). A
 // pose lying a fifth or more on a card already found that stands is not
 // tried; a weaker card there is replaced if the new one is clearly better
 // (placeCard).
@@ -49,6 +50,13 @@ const (
 	// lineMaxOverlap is the share of a pose's area that may lie on cards
 	// already found: cards do not lie on each other.
 	lineMaxOverlap = 0.2
+	// lineSureScore: a pose scoring this much (half the probes both ways
+	// on a ridge) shows a card by its lines; its grid need only show
+	// looseGridLow, not looseGrid. (Fresh 2027 still_0087's washed card,
+	// 0.62, grid 22 against 7.6 the other way up; on the bench, mistakes,
+	// fresh 2023-2028 and the height training renders of seeds 1201 and
+	// 1202 no other card is placed so.)
+	lineSureScore = 0.5
 )
 
 // linePose is a scored candidate pose.
@@ -154,6 +162,10 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	}
 	sort.SliceStable(tries, func(i, j int) bool { return tries[i].score > tries[j].score })
 	var more []Card
+	poses := make([]cardPose, len(cards))
+	for i, c := range cards {
+		poses[i] = c.pose
+	}
 	for _, c := range tries {
 		if c.score < lineMinScore {
 			break
@@ -168,8 +180,12 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 		if nearIndex(more, centre, 0.8*H, m) >= 0 || d.onCards(p, standing, more) >= lineMaxOverlap {
 			continue
 		}
+		minGrid := looseGrid
+		if c.score >= lineSureScore {
+			minGrid = looseGridLow
+		}
 		before := len(more)
-		more = d.placeCard(cam, centre, p.u, Vec3{}, Vec3{}, false, true, looseGrid, cards, more)
+		more = d.placeCard(cam, centre, p.u, Vec3{}, Vec3{}, false, true, minGrid, cards, more)
 		if len(more) > before {
 			if s := more[len(more)-1].Seat; s >= 0 && s < 64 {
 				seated |= 1 << s
@@ -178,6 +194,12 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	}
 	for i := range more {
 		more[i].byLines = true
+	}
+	// a weak card placeCard replaced by a line card (its pose changed)
+	for i := range cards {
+		if cards[i].pose != poses[i] {
+			cards[i].byLines = true
+		}
 	}
 	return append(cards, more...)
 }

@@ -79,7 +79,8 @@ func TestOnCards(t *testing.T) {
 }
 
 // The washed-white card of check2002_0091 (seat 1) is found by its line
-// work, and only that card; a frame whose four cards the masks find
+// work, and only that card, and so is fresh2027_0087's (seat 3), which
+// replaces a weak card; a frame whose four cards the masks find
 // searches nothing.
 func TestLineWorkFindsWashedCard(t *testing.T) {
 	d := NewDetector(Options{})
@@ -92,6 +93,16 @@ func TestLineWorkFindsWashedCard(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[int]bool{1: true}, byLines)
+	// one that replaces a weak card is labelled so too (fresh2027_0087:
+	// seat 3's, over a weak seat 2 card)
+	_, res = detectStill(t, d, "testdata/cards", "fresh2027_0087")
+	byLines = map[int]bool{}
+	for _, c := range res.Cards {
+		if c.byLines {
+			byLines[c.Seat] = true
+		}
+	}
+	assert.Equal(t, map[int]bool{3: true}, byLines)
 
 	path, cam := fourCardFrame(t)
 	res, err := d.DetectFile(path, cam)
