@@ -293,6 +293,9 @@ func TestHardCardsFound(t *testing.T) {
 		// the grid test of cards fitted by their sides (grid 22), though
 		// its lines show clearly (lineSureScore)
 		{hard, "fresh2026_0010", []int{0, 1, 2}}, {hard, "fresh2027_0087", []int{0, 1, 2, 3}},
+		// washed white all over on a sand table: none of its lines show,
+		// but it lies alone on the table (loneOnTable)
+		{hard, "train1202_0265", []int{0, 2}},
 	} {
 		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))
