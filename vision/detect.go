@@ -495,47 +495,6 @@ const (
 	paleRingMM      = 3.0
 )
 
-// loneOnTable reports whether pose p covers at most paleTableInside of
-// the table and the table shows all round it (see above): a rectangle
-// of the card's size, the table's colour nowhere inside and everywhere
-// around.
-func (d *Detector) loneOnTable(cam Camera, p cardPose) bool {
-	if d.tableInside(cam, p) > paleTableInside {
-		return false
-	}
-	m := d.opts.Model
-	n, on := 0, 0
-	const steps = 20
-	for k := 0; k < 4; k++ {
-		for i := 1; i < steps; i++ {
-			f := float64(i) / steps
-			var u, v float64
-			switch k {
-			case 0:
-				u, v = f*m.CardWidth, -paleRingMM
-			case 1:
-				u, v = f*m.CardWidth, m.CardHeight+paleRingMM
-			case 2:
-				u, v = -paleRingMM, f*m.CardHeight
-			default:
-				u, v = m.CardWidth+paleRingMM, f*m.CardHeight
-			}
-			x, y, ok := cam.Project(p.at(u, v, m.CardThickness))
-			if !ok {
-				continue
-			}
-			if _, in := d.img.index(x, y); !in {
-				continue
-			}
-			n++
-			if d.tableLike(x, y) {
-				on++
-			}
-		}
-	}
-	return n > 0 && float64(on) >= paleTableAround*float64(n)
-}
-
 // paleThresholds is fillThresholds for the pale mask: pixels darker than
 // paleMinSum never pass.
 func paleThresholds(t *[766]int16, thr float64) *[766]int16 {

@@ -94,16 +94,11 @@ func (d *Detector) tableInside(cam Camera, p cardPose) float64 {
 	n, in := 0, 0
 	for v := tableMarginMM; v <= m.CardHeight-tableMarginMM; v += tableGridMM {
 		for u := tableMarginMM; u <= m.CardWidth-tableMarginMM; u += tableGridMM {
-			x, y, ok := cam.Project(p.at(u, v, m.CardThickness))
-			if !ok {
-				continue
-			}
-			if _, inFrame := d.img.index(x, y); !inFrame {
-				continue
-			}
-			n++
-			if d.tableLike(x, y) {
-				in++
+			if table, ok := d.tableAt(cam, p.at(u, v, m.CardThickness)); ok {
+				n++
+				if table {
+					in++
+				}
 			}
 		}
 	}
@@ -117,6 +112,53 @@ func (d *Detector) tableInside(cam Camera, p cardPose) float64 {
 }
 
 const tableGridMM, tableMarginMM = 3.0, 1.5
+
+// tableAt reports whether the point w of the card plane shows the table's
+// colour (tableLike); ok is false where it lies outside the frame.
+func (d *Detector) tableAt(cam Camera, w Vec3) (table, ok bool) {
+	x, y, ok := cam.Project(w)
+	if !ok {
+		return false, false
+	}
+	if _, in := d.img.index(x, y); !in {
+		return false, false
+	}
+	return d.tableLike(x, y), true
+}
+
+// loneOnTable reports whether pose p covers at most paleTableInside of
+// the table and the table shows all round it (see paleTableInside): a
+// rectangle of the card's size, the table's colour nowhere inside and
+// everywhere around.
+func (d *Detector) loneOnTable(cam Camera, p cardPose) bool {
+	if d.tableInside(cam, p) > paleTableInside {
+		return false
+	}
+	m := d.opts.Model
+	const steps = 20
+	n, on := 0, 0
+	for k := 0; k < 4; k++ {
+		for i := 1; i < steps; i++ {
+			f := float64(i) / steps
+			u, v := f*m.CardWidth, -paleRingMM
+			switch k {
+			case 1:
+				v = m.CardHeight + paleRingMM
+			case 2:
+				u, v = -paleRingMM, f*m.CardHeight
+			case 3:
+				u, v = m.CardWidth+paleRingMM, f*m.CardHeight
+			}
+			if table, ok := d.tableAt(cam, p.at(u, v, m.CardThickness)); ok {
+				n++
+				if table {
+					on++
+				}
+			}
+		}
+	}
+	return n > 0 && float64(on) >= paleTableAround*float64(n)
+}
 
 // A card is moved to its outline's other side when at least tableSwitchMin
 // of it shows the bare table where it is and at most tableSwitchRatio
