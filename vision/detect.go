@@ -766,6 +766,7 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 	if sides && shown < sidesMinLines {
 		return cards
 	}
+	pose, shown = d.slideOffTable(cam, pose, shown)
 	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, lines: shown, pale: d.palePass}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)

@@ -376,6 +376,17 @@ func TestWeakCardOverTableReplaced(t *testing.T) {
 	cardPosedWithin(t, "testdata/cards", "fresh2029_0134", 0)
 }
 
+// TestCardSlidOffTable pins a card with its lower side under a screen
+// (fresh corpus 2031, still_0101, seat 0), fitted 11 px up over a strip
+// of bare table, which slideOffTable slides back; and a card with a hand
+// the table's colour over one end (glass-heavy corpus 2024, still_0093,
+// seat 0), which the same test would slide 7 mm off the hand but for the
+// printed lines it would lose (slideLines).
+func TestCardSlidOffTable(t *testing.T) {
+	cardPosedWithin(t, "testdata/cards", "fresh2031_0101", 0)
+	cardPosedWithin(t, "testdata/cards", "glass2024_0093", 0)
+}
+
 // cardPosedWithin detects a committed still (in dir) and requires seat's
 // card to be found with every corner within poseOffPx of the truth.
 func cardPosedWithin(t *testing.T, dir, still string, seat int) {

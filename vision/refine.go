@@ -252,6 +252,14 @@ const (
 	minRidgeGain = 4
 )
 
+// linesShown is the share of the model's probes that find their line on
+// a ridge (within half a millimetre) at pose p, as refinePose counts them.
+func (d *Detector) linesShown(cam Camera, p cardPose) float64 {
+	d.measureRidges(cam, p, d.refineProbes(), d.opts.Model.CardThickness, fitReach, probeStep)
+	on := d.countOnRidges()
+	return d.share(on[0] + on[1])
+}
+
 // share is n probes' share of all the model's probes.
 func (d *Detector) share(n int) float64 {
 	return float64(n) / float64(max(1, d.probeN[0]+d.probeN[1]))
