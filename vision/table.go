@@ -1,6 +1,10 @@
 package vision
 
-import "math"
+import (
+	"math"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+)
 
 // tableColour is the table's colour in one frame: the median B, G and R of
 // a sparse sample of the frame (the table covers most of it), as shares of
@@ -126,6 +130,30 @@ func (d *Detector) tableAt(cam Camera, w Vec3) (table, ok bool) {
 	return d.tableLike(x, y), true
 }
 
+// sidePoint is the card point a mm along side k (0: v = 0, 1: v =
+// height, 2: u = 0, 3: u = width) and in mm inside it (outside where in
+// is negative).
+func sidePoint(m cardmodel.Model, k int, a, in float64) (u, v float64) {
+	switch k {
+	case 0:
+		return a, in
+	case 1:
+		return a, m.CardHeight - in
+	case 2:
+		return in, a
+	default:
+		return m.CardWidth - in, a
+	}
+}
+
+// sideLength is the length of side k (see sidePoint).
+func sideLength(m cardmodel.Model, k int) float64 {
+	if k >= 2 {
+		return m.CardHeight
+	}
+	return m.CardWidth
+}
+
 // loneOnTable reports whether pose p covers at most paleTableInside of
 // the table and the table shows all round it (see paleTableInside): a
 // rectangle of the card's size, the table's colour nowhere inside and
@@ -139,16 +167,7 @@ func (d *Detector) loneOnTable(cam Camera, p cardPose) bool {
 	n, on := 0, 0
 	for k := 0; k < 4; k++ {
 		for i := 1; i < steps; i++ {
-			f := float64(i) / steps
-			u, v := f*m.CardWidth, -paleRingMM
-			switch k {
-			case 1:
-				v = m.CardHeight + paleRingMM
-			case 2:
-				u, v = -paleRingMM, f*m.CardHeight
-			case 3:
-				u, v = m.CardWidth+paleRingMM, f*m.CardHeight
-			}
+			u, v := sidePoint(m, k, float64(i)/steps*sideLength(m, k), -paleRingMM)
 			if table, ok := d.tableAt(cam, p.at(u, v, m.CardThickness)); ok {
 				n++
 				if table {
@@ -221,28 +240,16 @@ func (d *Detector) slideOffTable(cam Camera, p cardPose, shown float64) (cardPos
 }
 
 // edgeTable is the share of the points of the strip inside side k of
-// pose p (0: v = 0, 1: v = height, 2: u = 0, 3: u = width), slideIn0 and
+// pose p (see sidePoint), slideIn0 and
 // slideIn1 mm in, every slideEvery mm along it, that show the table's
 // colour (0 where none lies in the frame).
 func (d *Detector) edgeTable(cam Camera, p cardPose, k int) float64 {
 	m := d.opts.Model
-	W, H := m.CardWidth, m.CardHeight
-	along := W
-	if k >= 2 {
-		along = H
-	}
+	along := sideLength(m, k)
 	n, on := 0, 0
 	for a := 0.05 * along; a <= 0.95*along; a += slideEvery {
 		for _, in := range [2]float64{slideIn0, slideIn1} {
-			u, v := a, in
-			switch k {
-			case 1:
-				v = H - in
-			case 2:
-				u, v = in, a
-			case 3:
-				u, v = W-in, a
-			}
+			u, v := sidePoint(m, k, a, in)
 			if table, ok := d.tableAt(cam, p.at(u, v, m.CardThickness)); ok {
 				n++
 				if table {
