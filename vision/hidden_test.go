@@ -91,6 +91,25 @@ func TestFlagHidden(t *testing.T) {
 	c = read(above)
 	assert.False(t, c.Cells[1][0].Occluded, "seen from above, the one-high stack is kept")
 	assert.Equal(t, 1, c.Cells[1][0].Height)
+	// hidden mostly but not wholly (hiddenUnsureShare up to 1): flagged
+	// only when read unsurely
+	m := d.opts.Model
+	o, ok := eyeOnCard(&Card{pose: p}, cameraDownFrom(t, behind))
+	require.True(t, ok)
+	front := [3][2]int{{6, 0}, {0, 0}, {0, 0}}
+	mostly := 0
+	for h := 1; h < 6 && mostly == 0; h++ {
+		if s := d.hiddenShare(o, &front, 1, 0, m.CardThickness+float64(h)*m.Die); s >= hiddenUnsureShare && s < hiddenStackShare {
+			mostly = h
+		}
+	}
+	require.NotZero(t, mostly, "a height the six-high stack hides mostly, not wholly")
+	neighbour = &Cell{Height: mostly, Material: 'W', Pips: 2, Top: "W2", Confidence: 0.9}
+	c = read(behind)
+	assert.False(t, c.Cells[1][0].Occluded, "read surely, a mostly hidden stack is kept")
+	neighbour.Confidence = 0.5
+	c = read(behind)
+	assert.True(t, c.Cells[1][0].Occluded, "read unsurely, a mostly hidden stack is flagged")
 	// as high as the stack in front, its top shows: kept
 	neighbour = &Cell{Height: 6, Material: 'W', Pips: 2, Top: "W2"}
 	c = read(behind)
