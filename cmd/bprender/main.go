@@ -54,6 +54,7 @@ type common struct {
 	cardModel, catalogue, pip, povray string
 	threads                           int
 	glassTops, mistakes, maxYaw       float64
+	nadirOnCards                      float64
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -64,6 +65,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.threads, "threads", 1, "POV-Ray work threads")
 	fs.Float64Var(&c.mistakes, "mistakes", 0, "chance (0-1) that a card's building in a still breaks a placement rule: a stack on a hatched cell, or a die on a higher value (0: every building legal; sequences are always legal)")
 	fs.Float64Var(&c.maxYaw, "max-yaw", 5, "how far (degrees, either way) each die on a card may be turned from the card's axes (5: a careful hand; up to 45)")
+	fs.Float64Var(&c.nadirOnCards, "nadir-on-cards", 0, "chance (0-1) that a still's camera stands over a card (the table point straight under it within 2 cm of a card's grid), where heights show only in how large a top face looks and glass pips overlay those of the bottom face (0: framed as usual)")
 	fs.Float64Var(&c.glassTops, "glass-tops", 0, "chance (0-1) that a stack's top die is clear glass while the bag has glass left (training renders for the hardest top; 0: drawn like the others)")
 }
 
@@ -89,10 +91,13 @@ func (c *common) options() (synth.Options, synth.RenderOptions, error) {
 	if !(c.mistakes >= 0 && c.mistakes <= 1) {
 		return synth.Options{}, synth.RenderOptions{}, fmt.Errorf("--mistakes %v not in 0-1", c.mistakes)
 	}
+	if !(c.nadirOnCards >= 0 && c.nadirOnCards <= 1) {
+		return synth.Options{}, synth.RenderOptions{}, fmt.Errorf("--nadir-on-cards %v not in 0-1", c.nadirOnCards)
+	}
 	if !(c.maxYaw > 0 && c.maxYaw <= 45) {
 		return synth.Options{}, synth.RenderOptions{}, fmt.Errorf("--max-yaw %v not in (0, 45]", c.maxYaw)
 	}
-	opt := synth.Options{Model: m, Catalogue: cat, PipColor: pc, PipName: c.pip, HandProb: 0.3, ScreenProb: 0.25, GlareProb: 0.2, GlassTops: c.glassTops, Mistakes: c.mistakes}
+	opt := synth.Options{Model: m, Catalogue: cat, PipColor: pc, PipName: c.pip, HandProb: 0.3, ScreenProb: 0.25, GlareProb: 0.2, GlassTops: c.glassTops, Mistakes: c.mistakes, NadirOnCards: c.nadirOnCards}
 	if c.maxYaw != 5 {
 		opt.MaxYaw = c.maxYaw // (0 is the default 5: manifests then stay as they were)
 	}

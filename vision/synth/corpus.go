@@ -44,17 +44,18 @@ type CorpusItem struct {
 type Manifest struct {
 	Format string `json:"format"`
 	Seed   uint64 `json:"seed"`
-	// GlassTops, Mistakes and MaxYaw are the generator's options of those
-	// names the corpus was made with (absent: 0, and for MaxYaw the
-	// default 5 degrees).
-	GlassTops float64        `json:"glass_tops,omitempty"`
-	Mistakes  float64        `json:"mistakes,omitempty"`
-	MaxYaw    float64        `json:"max_yaw,omitempty"`
-	Stills    int            `json:"stills"`
-	Sequences []ManifestSeq  `json:"sequences"`
-	Images    int            `json:"images"`
-	Bytes     int64          `json:"bytes"`
-	Counts    ManifestCounts `json:"counts"`
+	// GlassTops, Mistakes, MaxYaw and NadirOnCards are the generator's
+	// options of those names the corpus was made with (absent: 0, and for
+	// MaxYaw the default 5 degrees).
+	GlassTops    float64        `json:"glass_tops,omitempty"`
+	Mistakes     float64        `json:"mistakes,omitempty"`
+	MaxYaw       float64        `json:"max_yaw,omitempty"`
+	NadirOnCards float64        `json:"nadir_on_cards,omitempty"`
+	Stills       int            `json:"stills"`
+	Sequences    []ManifestSeq  `json:"sequences"`
+	Images       int            `json:"images"`
+	Bytes        int64          `json:"bytes"`
+	Counts       ManifestCounts `json:"counts"`
 }
 
 // ManifestSeq is one round sequence.
@@ -199,7 +200,7 @@ func BuildManifest(co CorpusOptions, items []CorpusItem) (*Manifest, error) {
 		Materials: map[string]int{}, TopPips: map[string]int{}, Pips: map[string]int{}, Heights: map[string]int{},
 		Players: map[string]int{}, Tables: map[string]int{}, Resolutions: map[string]int{}, Lights: map[string]int{},
 	}
-	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed, GlassTops: co.Options.GlassTops, Mistakes: co.Options.Mistakes, MaxYaw: co.Options.MaxYaw}
+	man := &Manifest{Format: "blueprints-synth-corpus/1", Seed: co.Seed, GlassTops: co.Options.GlassTops, Mistakes: co.Options.Mistakes, MaxYaw: co.Options.MaxYaw, NadirOnCards: co.Options.NadirOnCards}
 	seqs := map[string]*ManifestSeq{}
 	for _, it := range items {
 		man.Images++

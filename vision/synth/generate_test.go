@@ -369,3 +369,32 @@ func TestMaxYaw(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, plain.Cards, same.Cards, "MaxYaw 5 is the default")
 }
+
+// NadirOnCards puts the table point straight under the camera on a card's
+// grid (or within nadirMargin of it) in every scene, which plain framing
+// does only now and then.
+func TestNadirOnCards(t *testing.T) {
+	on := func(sc *Scene, m cardmodel.Model) bool {
+		g := &gen{opt: Options{Model: m}, sc: sc}
+		return g.nadirOnCard(sc.Cam.Center())
+	}
+	plain, over := 0, 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		opt := stillOptions(t)
+		sc, err := Generate(seed, opt)
+		require.NoError(t, err)
+		if on(sc, opt.Model) {
+			plain++
+		}
+		opt.NadirOnCards = 1
+		sc, err = Generate(seed, opt)
+		require.NoError(t, err, "seed %d", seed)
+		if on(sc, opt.Model) {
+			over++
+		}
+		assert.LessOrEqual(t, sc.Tilt, 25.0, "seed %d", seed)
+	}
+	assert.Equal(t, 20, over, "with NadirOnCards 1 every camera stands over a card")
+	assert.Less(t, plain, 20, "plain framing does so only sometimes")
+	t.Logf("nadir on a card: plain %d of 20, with the option %d", plain, over)
+}
