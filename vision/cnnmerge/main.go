@@ -5,6 +5,13 @@
 // give the same classes.
 //
 //	go run ./vision/cnnmerge -out vision/model/pips.cnn a/pips.cnn b/pips.cnn ...
+//
+// With -blend W and two files of as many networks, it writes instead each
+// network of the first blended with the same network of the second,
+// parameter by parameter: (1-W)·first + W·second (for a network and a
+// fine-tuned copy of it).
+//
+//	go run ./vision/cnnmerge -blend 0.5 -out height.cnn vision/model/height.cnn tuned/height.cnn
 package main
 
 import (
@@ -27,6 +34,7 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("cnnmerge", flag.ContinueOnError)
 	out := fl.String("out", "", "ensemble file to write")
+	blend := fl.Float64("blend", -1, "with two files of as many networks: write each network of the first blended with the second's at this weight (0-1) instead of merging them")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -36,15 +44,14 @@ func run(args []string, stdout io.Writer) error {
 	if fl.NArg() == 0 {
 		return errors.New("no CNN files to merge")
 	}
+	if *blend != -1 {
+		return runBlend(*out, *blend, fl.Args(), stdout)
+	}
 	var all []*cnn.Net
 	for _, f := range fl.Args() {
-		data, err := os.ReadFile(f)
+		nets, err := readNets(f)
 		if err != nil {
 			return err
-		}
-		nets, err := cnn.UnmarshalAll(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
 		}
 		if len(all) > 0 && !sameIO(all[0], nets[0]) {
 			return fmt.Errorf("%s: reads %dx%dx%d into %d classes, the first file %dx%dx%d into %d", f,
@@ -67,4 +74,51 @@ func run(args []string, stdout io.Writer) error {
 
 func sameIO(a, b *cnn.Net) bool {
 	return a.Arch.InC == b.Arch.InC && a.Arch.Side == b.Arch.Side && a.Arch.Classes == b.Arch.Classes
+}
+
+func readNets(f string) ([]*cnn.Net, error) {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	nets, err := cnn.UnmarshalAll(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return nets, nil
+}
+
+func runBlend(out string, w float64, files []string, stdout io.Writer) error {
+	if !(w >= 0 && w <= 1) {
+		return fmt.Errorf("-blend %v: want a weight in 0-1", w)
+	}
+	if len(files) != 2 {
+		return fmt.Errorf("-blend: want two CNN files, got %d", len(files))
+	}
+	a, err := readNets(files[0])
+	if err != nil {
+		return err
+	}
+	b, err := readNets(files[1])
+	if err != nil {
+		return err
+	}
+	if len(a) != len(b) {
+		return fmt.Errorf("-blend: %s holds %d networks, %s %d", files[0], len(a), files[1], len(b))
+	}
+	blended := make([]*cnn.Net, len(a))
+	for i := range a {
+		if blended[i], err = cnn.Blend(a[i], b[i], float32(w)); err != nil {
+			return fmt.Errorf("network %d: %w", i+1, err)
+		}
+	}
+	data, err := cnn.MarshalEnsemble(blended)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d networks, each %.2f of %s and %.2f of %s\n", out, len(blended), 1-w, files[0], w, files[1])
+	return nil
 }

@@ -79,3 +79,61 @@ func TestMergeRefusesBadInput(t *testing.T) {
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "nothing written on bad input")
 }
+
+func TestBlendMixesNetworkByNetwork(t *testing.T) {
+	dir := t.TempDir()
+	a := cnn.Arch{InC: 1, Side: 8, Convs: []int{2}, Hidden: 4, Classes: 6}
+	first := writeNets(t, filepath.Join(dir, "a.cnn"), a, 2, 1)
+	second := writeNets(t, filepath.Join(dir, "b.cnn"), a, 2, 2)
+	writeNets(t, filepath.Join(dir, "one.cnn"), a, 1, 3)
+	x := make([]float32, 64)
+	for i := range x {
+		x[i] = float32(i%5) / 5
+	}
+	read := func(path string) []*cnn.Net {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		got, err := cnn.UnmarshalAll(data)
+		require.NoError(t, err)
+		return got
+	}
+	probs := func(n *cnn.Net) []float32 {
+		ws := n.NewWorkspace()
+		require.NoError(t, ws.Forward(x))
+		return append([]float32(nil), ws.Prob...)
+	}
+	out := filepath.Join(dir, "m.cnn")
+	for _, tc := range []struct {
+		w    string
+		want []*cnn.Net
+	}{{"0", first}, {"1", second}} {
+		var log bytes.Buffer
+		require.NoError(t, run([]string{"-blend", tc.w, "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "b.cnn")}, &log))
+		assert.Contains(t, log.String(), "2 networks")
+		got := read(out)
+		require.Len(t, got, 2)
+		for i := range got {
+			assert.InDeltaSlice(t, probs(tc.want[i]), probs(got[i]), 1e-5, "-blend %s member %d", tc.w, i)
+		}
+	}
+	// halfway: neither end
+	require.NoError(t, run([]string{"-blend", "0.5", "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "b.cnn")}, &bytes.Buffer{}))
+	half := read(out)
+	assert.NotEqual(t, probs(first[0]), probs(half[0]))
+	assert.NotEqual(t, probs(second[0]), probs(half[0]))
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-blend", "1.5", "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "b.cnn")}, "0-1"},
+		{[]string{"-blend", "0.5", "-out", out, filepath.Join(dir, "a.cnn")}, "two CNN files"},
+		{[]string{"-blend", "0.5", "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "one.cnn")}, "holds 2 networks"},
+		{[]string{"-blend", "0.5", "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "missing.cnn")}, "missing.cnn"},
+	} {
+		err := run(tc.args, &bytes.Buffer{})
+		if assert.Error(t, err, "%v", tc.args) {
+			assert.Contains(t, err.Error(), tc.want, "%v", tc.args)
+		}
+	}
+}

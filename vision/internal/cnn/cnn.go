@@ -307,3 +307,42 @@ func (ws *Workspace) Argmax() (int, float32) {
 	}
 	return best, ws.Prob[best]
 }
+
+// Blend returns a new network whose every parameter is (1-w)·a + w·b, for
+// two networks of one architecture (typically a network and a fine-tuned
+// copy of it: a blend keeps much of what the copy learned while forgetting
+// less of what the original knew).
+func Blend(a, b *Net, w float32) (*Net, error) {
+	if !sameArch(a.Arch, b.Arch) {
+		return nil, fmt.Errorf("cnn: blend of %+v and %+v: the architectures differ", a.Arch, b.Arch)
+	}
+	if !(w >= 0 && w <= 1) {
+		return nil, fmt.Errorf("cnn: blend weight %v not in 0-1", w)
+	}
+	out, err := New(a.Arch, nil)
+	if err != nil {
+		return nil, err
+	}
+	pa, pb, po := a.params(), b.params(), out.params()
+	for i := range po {
+		if len(pa[i]) != len(po[i]) || len(pb[i]) != len(po[i]) {
+			return nil, fmt.Errorf("cnn: blend: parameter block %d has %d, %d and %d values", i, len(pa[i]), len(pb[i]), len(po[i]))
+		}
+		for j := range po[i] {
+			po[i][j] = (1-w)*pa[i][j] + w*pb[i][j]
+		}
+	}
+	return out, nil
+}
+
+func sameArch(a, b Arch) bool {
+	if a.InC != b.InC || a.Side != b.Side || a.Hidden != b.Hidden || a.Classes != b.Classes || a.GAP != b.GAP || len(a.Convs) != len(b.Convs) {
+		return false
+	}
+	for i := range a.Convs {
+		if a.Convs[i] != b.Convs[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -487,5 +488,42 @@ func TestBackwardKernels(t *testing.T) {
 				t.Fatalf("side %d: convBack [%d] = %v, want %v", side, i, d1[i], d2[i])
 			}
 		}
+	}
+}
+
+// Blend mixes two networks of one architecture parameter by parameter and
+// refuses networks that differ.
+func TestBlend(t *testing.T) {
+	a, b := smallNet(t), smallNet(t)
+	for _, p := range b.params() {
+		for j := range p {
+			p[j] += 1
+		}
+	}
+	for _, w := range []float32{0, 0.25, 1} {
+		m, err := Blend(a, b, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, pb, pm := a.params(), b.params(), m.params()
+		for i := range pm {
+			for j := range pm[i] {
+				if want := (1-w)*pa[i][j] + w*pb[i][j]; math.Abs(float64(want-pm[i][j])) > 1e-6 {
+					t.Fatalf("w %v: parameter %d/%d is %v, want %v", w, i, j, pm[i][j], want)
+				}
+			}
+		}
+	}
+	other := a.Arch
+	other.Hidden++
+	c, err := New(other, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Blend(a, c, 0.5); err == nil || !strings.Contains(err.Error(), "architectures differ") {
+		t.Errorf("blend of two architectures: %v", err)
+	}
+	if _, err := Blend(a, b, 1.5); err == nil || !strings.Contains(err.Error(), "not in 0-1") {
+		t.Errorf("blend weight 1.5: %v", err)
 	}
 }
