@@ -164,8 +164,12 @@ type Detector struct {
 	heightP       []float32
 	heightTmp     []float32
 	heightCNN     []*cnn.Workspace // optional: height CNNs beside the MLPs
-	heightCNNX    []float32
-	cardCells     [3][2]cellRead // one card's height readings (readLearned)
+	// optional: height CNNs that read, in place of the others, the cells
+	// under the camera (nadir.go); nadirCell says the cell read now is one
+	heightNadir []*cnn.Workspace
+	nadirCell   bool
+	heightCNNX  []float32
+	cardCells   [3][2]cellRead // one card's height readings (readLearned)
 	// one card's level share samples (cellShares), read again without the
 	// other stacks' outlines
 	shareSamples [3][2][MaxStack + 2][]shareSample
@@ -225,6 +229,9 @@ func NewDetector(opts Options) *Detector {
 			panic(err)
 		}
 		if err := d.useHeightNetworks(nets.height, nets.heightCNN); err != nil {
+			panic(err)
+		}
+		if err := d.useNadirHeights(nets.heightNadir); err != nil {
 			panic(err)
 		}
 	}

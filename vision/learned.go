@@ -364,7 +364,9 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 				for h := 1; h <= MaxStack; h++ {
 					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
 				}
+				d.nadirCell = len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col)
 				d.readHeight()
+				d.nadirCell = false
 				copy(cr.x, d.cellX)
 				copy(cr.p[:], d.heightP)
 				cr.dec = DecideHeight(cr.p[:])
@@ -680,8 +682,11 @@ type builtinNets struct {
 	top       *mlp.Net
 	height    []*mlp.Net
 	heightCNN []*cnn.Net
-	material  *cnn.Net // nil if there is none
-	pips      pipNet
+	// heightNadir reads the heights of cells under the camera (nadir.go);
+	// none if there is no model/height_nadir.cnn
+	heightNadir []*cnn.Net
+	material    *cnn.Net // nil if there is none
+	pips        pipNet
 }
 
 // builtinNetworks decodes the built-in networks once.
@@ -717,6 +722,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/height.cnn"); err == nil {
 		if nets.heightCNN, err = cnn.UnmarshalAll(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in height CNN: %w", err)
+		}
+	}
+	if data, err := builtinModelFS.ReadFile("model/height_nadir.cnn"); err == nil {
+		if nets.heightNadir, err = cnn.UnmarshalAll(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in nadir height CNN: %w", err)
 		}
 	}
 	return &nets, nil
@@ -903,18 +913,22 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
 // addHeight adds to d.heightP w times the height networks' mean
 // probabilities for the cell input x (CellInputs long).
 func (d *Detector) addHeight(x []float32, w float32) {
-	members := float32(len(d.height)+len(d.heightCNN)) / w
-	if len(d.heightCNN) > 0 {
+	cnns, mlps := d.heightCNN, d.height
+	if d.nadirCell && len(d.heightNadir) > 0 {
+		cnns, mlps = d.heightNadir, nil
+	}
+	members := float32(len(mlps)+len(cnns)) / w
+	if len(cnns) > 0 {
 		HeightCNNInput(x, d.heightCNNX)
 	}
-	for _, ws := range d.heightCNN {
+	for _, ws := range cnns {
 		if ws.Forward(d.heightCNNX) == nil { // the length was checked at load
 			for k, v := range ws.Prob {
 				d.heightP[k] += v / members
 			}
 		}
 	}
-	for i, n := range d.height {
+	for i, n := range mlps {
 		n.Predict(x, d.heightScratch[i], d.heightTmp)
 		for k, v := range d.heightTmp {
 			d.heightP[k] += v / members

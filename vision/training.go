@@ -205,7 +205,8 @@ func (s *CellSample) TopClass(h int) int {
 // model files (vision/celltrain writes them), instead of its built-in ones.
 // The pip network's file may hold an MLP or a CNN. Networks beside them are
 // read too where they are: height.mlp (and height2.mlp...), height.cnn,
-// material.cnn, and pips_glass.cnn (pips of tops read as glass).
+// height_nadir.cnn (heights of cells under the camera), material.cnn, and
+// pips_glass.cnn (pips of tops read as glass).
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	top, err := mlp.ReadFile(topPath)
 	if err != nil {
@@ -256,9 +257,22 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 		}
 	}
 	if len(heights) > 0 || len(hcs) > 0 {
-		return d.useHeightNetworks(heights, hcs)
+		if err := d.useHeightNetworks(heights, hcs); err != nil {
+			return err
+		}
+	} else {
+		d.height, d.heightCNN = nil, nil
 	}
-	d.height, d.heightCNN = nil, nil
+	var nadir []*cnn.Net
+	nPath := filepath.Join(filepath.Dir(topPath), "height_nadir.cnn")
+	if data, err := os.ReadFile(nPath); err == nil {
+		if nadir, err = cnn.UnmarshalAll(data); err != nil {
+			return fmt.Errorf("%s: %w", nPath, err)
+		}
+	}
+	if err := d.useNadirHeights(nadir); err != nil {
+		return fmt.Errorf("%s: %w", nPath, err)
+	}
 	return nil
 }
 

@@ -1,0 +1,101 @@
+package vision
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+)
+
+// A cell straight under the camera is under it; one a hand's width away,
+// where a stack's top slides a tenth of a face per die and more, is not.
+func TestUnderCamera(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	cam := downCamera()
+	m := cardmodel.Default()
+	eye := cam.Center()
+	cu, cv := m.CellCenter(1, 0)
+	for _, tc := range []struct {
+		off  float64 // mm from the nadir along x
+		want bool
+	}{{0, true}, {20, true}, {80, false}, {200, false}} {
+		// a card turned square whose cell (1, 0) lies off mm from the nadir
+		p := cardPose{origin: Vec3{X: eye.X + tc.off - cu, Y: eye.Y - cv}, u: Vec3{X: 1}, v: Vec3{Y: 1}}
+		du, dv, size := d.levelSlide(cam, p, cu, cv, m.CardThickness)
+		require.Positive(t, size)
+		assert.Equal(t, tc.want, d.underCamera(cam, p, 1, 0), "%v mm off: slide %.3f faces per die", tc.off, math.Hypot(du, dv))
+	}
+}
+
+// The nadir height CNNs (height_nadir.cnn) read the heights of the cells
+// under the camera only; one that reads another input is refused; the
+// same networks as the others change nothing.
+func TestNadirHeightFiles(t *testing.T) {
+	dir, top, pips := builtinModelDir(t)
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Nil(t, d.heightNadir, "no height_nadir.cnn: none")
+	const stillDir, still = "testdata/synth/stills", "still_0022" // two stacks under the camera
+	_, plain := detectStill(t, d, stillDir, still)
+	data, err := os.ReadFile(filepath.Join(stillDir, still+".json"))
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+
+	nadir := filepath.Join(dir, "height_nadir.cnn")
+	hc, err := builtinModelFS.ReadFile("model/height.cnn")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(nadir, hc, 0o644))
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.Len(t, d.heightNadir, 2)
+	_, same := detectStill(t, d, stillDir, still)
+	assert.Equal(t, plain, same, "the same networks in both places")
+
+	rng := rand.New(rand.NewPCG(7, 8))
+	wrong, err := cnn.New(cnn.Arch{InC: 1, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
+	require.NoError(t, err)
+	b, err := wrong.MarshalBinary()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(nadir, b, 0o644))
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir height CNN takes 1x")
+
+	// a network sure that every cell holds a stack six high
+	six, err := cnn.New(cnn.Arch{InC: HeightCNNChannels, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
+	require.NoError(t, err)
+	b, err = six.MarshalBinary()
+	require.NoError(t, err)
+	bias := make([]float32, HeightClasses)
+	for k := range bias {
+		bias[k] = -20
+	}
+	bias[6] = 20
+	require.NoError(t, os.WriteFile(nadir, withOutputBias(b, bias), 0o644))
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	_, res := detectStill(t, d, stillDir, still)
+	require.Len(t, res.Cards, len(plain.Cards))
+	under := 0
+	for i, c := range res.Cards {
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				if !d.underCamera(cam, c.pose, r, col) {
+					assert.Equal(t, plain.Cards[i].Cells[r][col], cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
+					continue
+				}
+				under++
+				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) && !cell.Occluded {
+					assert.Equal(t, 6, cell.Height, "card %d r%dc%d: under the camera, read by the nadir network", i, r, col)
+				}
+			}
+		}
+	}
+	assert.Positive(t, under, "the still has cells under the camera")
+}
