@@ -649,20 +649,11 @@ func TestGlassPipFiles(t *testing.T) {
 	assert.Equal(t, plain, same, "the same network beside itself")
 
 	rng := rand.New(rand.NewPCG(5, 6))
-	wrong, err := cnn.New(cnn.Arch{InC: 1, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
-	require.NoError(t, err)
-	b, err := wrong.MarshalBinary()
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(glass, b, 0o644))
+	writeCNN(t, glass, cnn.Arch{InC: 1, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, -1)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "glass pip network reads 1x16x16")
 
 	// a network that is sure every die shows 6 (its last layer's biases)
-	six, err := cnn.New(cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng)
-	require.NoError(t, err)
-	b, err = six.MarshalBinary()
-	require.NoError(t, err)
-	b = withOutputBias(b, []float32{-20, -20, -20, -20, -20, 20})
-	require.NoError(t, os.WriteFile(glass, b, 0o644))
+	writeCNN(t, glass, cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, 5)
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	_, res := detectStill(t, d, stillDir, still)
 	require.Len(t, res.Cards, len(plain.Cards))
@@ -681,6 +672,26 @@ func TestGlassPipFiles(t *testing.T) {
 		}
 	}
 	assert.Positive(t, glassTops)
+}
+
+// writeCNN writes a small CNN of architecture a, its weights drawn from
+// rng, to path; with sure >= 0 its output biases make it sure of class
+// sure whatever it reads.
+func writeCNN(t *testing.T, path string, a cnn.Arch, rng *rand.Rand, sure int) {
+	t.Helper()
+	n, err := cnn.New(a, rng)
+	require.NoError(t, err)
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	if sure >= 0 {
+		bias := make([]float32, a.Classes)
+		for k := range bias {
+			bias[k] = -20
+		}
+		bias[sure] = 20
+		b = withOutputBias(b, bias)
+	}
+	require.NoError(t, os.WriteFile(path, b, 0o644))
 }
 
 // builtinModelDir writes the built-in networks' files into a new folder,

@@ -61,24 +61,11 @@ func TestNadirHeightFiles(t *testing.T) {
 	assert.Equal(t, plain, same, "the same networks in both places")
 
 	rng := rand.New(rand.NewPCG(7, 8))
-	wrong, err := cnn.New(cnn.Arch{InC: 1, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
-	require.NoError(t, err)
-	b, err := wrong.MarshalBinary()
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(nadir, b, 0o644))
+	writeCNN(t, nadir, cnn.Arch{InC: 1, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, -1)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir height CNN takes 1x")
 
 	// a network sure that every cell holds a stack six high
-	six, err := cnn.New(cnn.Arch{InC: HeightCNNChannels, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
-	require.NoError(t, err)
-	b, err = six.MarshalBinary()
-	require.NoError(t, err)
-	bias := make([]float32, HeightClasses)
-	for k := range bias {
-		bias[k] = -20
-	}
-	bias[6] = 20
-	require.NoError(t, os.WriteFile(nadir, withOutputBias(b, bias), 0o644))
+	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, 6)
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	_, res := detectStill(t, d, stillDir, still)
 	require.Len(t, res.Cards, len(plain.Cards))
