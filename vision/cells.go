@@ -349,6 +349,7 @@ func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3
 // not make them look occupied.
 func (d *Detector) readCells(c *Card, cam Camera) {
 	m := d.opts.Model
+	c.UnderCamera = d.cardUnderCamera(cam, c.pose)
 	bg := d.measureBackground(cam, c.pose)
 	shares, heights := d.cellShares(cam, c.pose, &bg)
 	if d.keepFeatures {

@@ -43,6 +43,9 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 		if c.byLines {
 			label += " (found by its lines)"
 		}
+		if c.UnderCamera {
+			label += ", under the camera"
+		}
 		gocv.PutText(img, label, cs[0].Add(image.Pt(8, -8)), gocv.FontHersheySimplex, 0.6, yellow, 2)
 		for r := 0; r < m.Rows; r++ {
 			for col := 0; col < m.Cols; col++ {

@@ -79,13 +79,17 @@ type Card struct {
 	Cells [3][2]*Cell
 	// Occluded is set when a hand or arm covers part of the card.
 	Occluded bool
-	pose     cardPose
-	grid     float64         // how clearly the printed grid showed (orient)
-	lines    float64         // the share of its printed lines on a ridge (refinePose)
-	byLines  bool            // found by its line work alone (linework.go)
-	pale     bool            // found by the pale mask (maskCards)
-	feats    *cardFeatures   // kept for training only
-	jittered []*cardFeatures // training only: the features at poses jittered around pose
+	// UnderCamera is set when some of its cells lie so near the table
+	// point straight under the camera that a stack's height there shows
+	// only in how large its top face looks (nadir.go): read less surely.
+	UnderCamera bool
+	pose        cardPose
+	grid        float64         // how clearly the printed grid showed (orient)
+	lines       float64         // the share of its printed lines on a ridge (refinePose)
+	byLines     bool            // found by its line work alone (linework.go)
+	pale        bool            // found by the pale mask (maskCards)
+	feats       *cardFeatures   // kept for training only
+	jittered    []*cardFeatures // training only: the features at poses jittered around pose
 }
 
 // Cell is what stands on one cell.

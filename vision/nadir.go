@@ -32,6 +32,23 @@ func (d *Detector) underCamera(cam Camera, p cardPose, row, col int) bool {
 	return size > 0 && math.Hypot(du, dv) < nadirSlide
 }
 
+// cardUnderCamera says whether any cell of a card at pose p lies under the
+// camera (underCamera). On the fresh corpora of the sixteenth session the
+// stacks there were read wholly right 82 % of the time, against 98 %
+// elsewhere: a camera mounted over the middle of the table, where the
+// offer lies, rather than over a player's card, reads better.
+func (d *Detector) cardUnderCamera(cam Camera, p cardPose) bool {
+	m := d.opts.Model
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			if d.underCamera(cam, p, r, col) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // useNadirHeights makes the detector read the heights of cells under the
 // camera with the height CNNs hcs instead of its height networks (none:
 // with those too). They must read what the height CNNs read.

@@ -86,3 +86,22 @@ func TestNadirHeightFiles(t *testing.T) {
 	}
 	assert.Positive(t, under, "the still has cells under the camera")
 }
+
+// Detect marks the cards with cells under the camera: in still_0022 seat
+// 1's, which two stacks stand on, and no other.
+func TestCardUnderCamera(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	_, res := detectStill(t, d, "testdata/synth/stills", "still_0022")
+	under := map[int]bool{}
+	for _, c := range res.Cards {
+		if c.UnderCamera {
+			under[c.Seat] = true
+		}
+	}
+	assert.Equal(t, map[int]bool{1: true}, under)
+	_, res = detectStill(t, d, "testdata/synth/stills", "still_0007")
+	for _, c := range res.Cards {
+		assert.False(t, c.UnderCamera, "still_0007 seat %d", c.Seat)
+	}
+}

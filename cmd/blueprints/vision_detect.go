@@ -190,6 +190,9 @@ type cardJSON struct {
 	Corners  [4][2]float64         `json:"corners"`
 	Occluded bool                  `json:"occluded"`
 	Cells    [3][2]*cellReadingOut `json:"cells"`
+	// UnderCamera: some of the card's cells lie almost straight under the
+	// camera, where heights read less surely (absent when none do)
+	UnderCamera bool `json:"under_camera,omitempty"`
 }
 
 type cellReadingOut struct {
@@ -205,7 +208,7 @@ func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 func toDetectJSON(image string, res vision.Result) detectJSON {
 	out := detectJSON{Image: image, Cards: []cardJSON{}}
 	for _, c := range res.Cards {
-		cj := cardJSON{Seat: c.Seat, Occluded: c.Occluded}
+		cj := cardJSON{Seat: c.Seat, Occluded: c.Occluded, UnderCamera: c.UnderCamera}
 		for k := range c.Corners {
 			cj.Corners[k] = [2]float64{round2(c.Corners[k][0]), round2(c.Corners[k][1])}
 		}
@@ -266,6 +269,9 @@ func runVisionDetect(w, errW io.Writer, v *viper.Viper) error {
 		fmt.Fprintf(w, "seat %d card at (%.0f,%.0f)", c.Seat, c.Corners[0][0], c.Corners[0][1])
 		if c.Occluded {
 			fmt.Fprint(w, " (partly hidden)")
+		}
+		if c.UnderCamera {
+			fmt.Fprint(w, " (under the camera: its heights read less surely; mount the camera over the middle of the table)")
 		}
 		fmt.Fprintln(w)
 		for r, row := range c.Cells {

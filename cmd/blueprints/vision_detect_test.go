@@ -267,3 +267,29 @@ func TestVisionBenchJSON(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "--corpus is required")
 }
+
+// A card with cells almost straight under the camera says so, in the JSON
+// (under_camera, absent on the others) and in the text.
+func TestVisionDetectUnderCamera(t *testing.T) {
+	img, truth := still("0022") // seat 1's card lies under the camera
+	out, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json")
+	require.Equal(t, 0, code, msg)
+	var got struct {
+		Cards []map[string]json.RawMessage `json:"cards"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+	under := map[int]bool{}
+	for _, c := range got.Cards {
+		var seat int
+		require.NoError(t, json.Unmarshal(c["seat"], &seat))
+		if raw, ok := c["under_camera"]; ok {
+			assert.Equal(t, "true", string(raw), "seat %d", seat)
+			under[seat] = true
+		}
+	}
+	assert.Equal(t, map[int]bool{1: true}, under, "only seat 1's card")
+	text, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth)
+	require.Equal(t, 0, code, msg)
+	assert.Contains(t, text, "seat 1 card at")
+	assert.Equal(t, 1, strings.Count(text, "under the camera"), text)
+}
