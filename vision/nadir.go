@@ -13,9 +13,12 @@ import (
 // which learned from renders framed as a table owner frames a table, read
 // it worst (on 22 corpora, 83.5 % of the stacks that slide less than 3 px
 // per die wholly right, against 98-99 % elsewhere). An optional second set
-// of height CNNs, height_nadir.cnn (the built-in ones fine-tuned on renders
-// whose camera stands over a card, `bprender corpus --nadir-on-cards 1`),
-// reads the heights of those cells instead.
+// of height CNNs, height_nadir.cnn beside the files of --cell-model (or
+// built in as model/height_nadir.cnn), reads the heights of those cells
+// instead. None is built in: the one tried, the built-in height CNNs
+// fine-tuned on renders whose camera stands over a card (`bprender corpus
+// --nadir-on-cards 1`), gained too little (vision/model/README.md). Cards
+// with such cells are marked (Card.UnderCamera) whatever reads them.
 
 // nadirSlide is the most a stack's top face may slide per die of height,
 // in face sizes, for its cell to be read by the nadir height CNNs: about
