@@ -30,19 +30,19 @@ vision-tune: test-deps render-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus $(TUNE_DIR)/stills
 
 # The corpora the sixth session judged changes on, rendered here with
-# their seeds and flags (never trained on; 7,080 stills at about 3 s each
+# their seeds and flags (never trained on; 7,480 stills at about 3 s each
 # on one core, on 2026-11-25's machine; resumable), then read by vision
 # bench, a line each and the
 # total: tuning (2001), two checks (2002, 2003), buildings that break a
 # placement rule (2004, 2005), dice turned up to 5, 15 and 30 degrees
 # (2006 three times), 2007 and 2008-2014, 2016-2020, 2023 and 2025-2036
 # (fresh when first read; 2023 and 2025-2028 by the fourteenth session,
-# 2029-2036 by the fifteenth), and the sixteenth session's fresh 2037 and
-# 2040 and nadir 2039 (every still's camera over a card: --nadir-on-cards
-# 1). An adoption rule should count them all, not only the square, legal
+# 2029-2036 by the fifteenth), and the sixteenth session's fresh 2037,
+# 2040 and 2042 and nadir 2039 and 2041 (every still's camera over a card:
+# --nadir-on-cards 1). An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
-EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040
+EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040 nadir2041 fresh2042
 eval_comma := ,
 eval_space := $(subst ,, )
 EVAL_LIST = $(subst $(eval_space),$(eval_comma),$(strip vision/testdata/synth/stills vision/testdata/synth-mistakes/stills $(foreach c,$(EVAL_CORPORA),$(EVAL_DIR)/$(c)/stills)))
@@ -85,6 +85,8 @@ vision-eval: test-deps render-deps
 	$(GO) run ./cmd/bprender corpus --seed 2037 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2037 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2039 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2039 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2040 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2040 --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/bprender corpus --seed 2041 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2041 --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/bprender corpus --seed 2042 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2042 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/blueprints vision bench --corpus $(EVAL_LIST)
 
 # The learned cell reader's training data and networks. The training renders
