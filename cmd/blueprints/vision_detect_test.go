@@ -157,28 +157,37 @@ func copyStills(t *testing.T, names ...string) string {
 // Several corpora: a line each and their total, which adds them up; with
 // --json the reports by folder; a folder that is not one is refused.
 func TestVisionBenchSeveralCorpora(t *testing.T) {
-	a, b := copyStills(t, "0007", "0021"), copyStills(t, "0034")
+	a, b := copyStills(t, "0007", "0021"), copyStills(t, "0034", "0022") // 0022: stacks under the camera
 	out, code, msg := run(t, "", "vision", "bench", "--corpus", a+","+b)
 	require.Equal(t, 0, code, msg)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 3, out)
-	var sum [2]int
-	for i, l := range lines {
-		var right, total int
-		k := strings.Index(l, "whole stack")
+	var sum, sumUnder [2]int
+	tally := func(l, key string) (right, total int) {
+		k := strings.Index(l, key)
 		require.GreaterOrEqual(t, k, 0, l)
-		_, err := fmt.Sscanf(strings.TrimSpace(l[k+len("whole stack"):]), "%d/%d", &right, &total)
+		_, err := fmt.Sscanf(strings.TrimSpace(l[k+len(key):]), "%d/%d", &right, &total)
 		require.NoError(t, err, l)
+		return right, total
+	}
+	for i, l := range lines {
+		right, total := tally(l, "whole stack")
 		require.Positive(t, total, l)
+		ur, ut := tally(l, "under the camera")
+		assert.LessOrEqual(t, ut, total, l)
 		if i < 2 {
 			assert.True(t, strings.HasPrefix(l, []string{a, b}[i]), l)
 			sum[0] += right
 			sum[1] += total
+			sumUnder[0] += ur
+			sumUnder[1] += ut
 		} else {
 			assert.True(t, strings.HasPrefix(l, "total"), l)
 			assert.Equal(t, sum, [2]int{right, total}, "the total adds the corpora up")
+			assert.Equal(t, sumUnder, [2]int{ur, ut}, "and the stacks under the camera")
 		}
 	}
+	assert.Positive(t, sumUnder[1], "still_0022 has stacks under the camera")
 	out, code, msg = run(t, "", "vision", "bench", "--corpus", a+","+b, "--json")
 	require.Equal(t, 0, code, msg)
 	var reps map[string]struct {
