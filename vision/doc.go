@@ -26,6 +26,8 @@
 // CNNs (averaged) on the top face warped to a square. Where the height CNNs are unsure
 // they read the cell again turned and mirrored (views.go, Options.Views),
 // and a cell the card's other stacks hide from the camera is flagged
-// occluded rather than guessed (hidden.go). Bench measures all of it
-// against a corpus of rendered frames with truth.
+// occluded rather than guessed (hidden.go). A card with cells almost
+// straight under the camera, where heights show only in how large a top
+// face looks, is marked Card.UnderCamera (nadir.go). Bench measures all of
+// it against a corpus of rendered frames with truth.
 package vision
