@@ -172,6 +172,10 @@ type Detector struct {
 	// under the camera (nadir.go); nadirCell says the cell read now is one
 	heightNadir []*cnn.Workspace
 	nadirCell   bool
+	nadirX      []float32 // the cell under the camera's level inputs for them
+	// faceSuper² points are averaged for each face patch sample (0 or 1:
+	// its centre only): the nadir height CNNs read faces so (nadir.go)
+	faceSuper int
 	heightCNNX  []float32
 	cardCells   [3][2]cellRead // one card's height readings (readLearned)
 	// one card's level share samples (cellShares), read again without the

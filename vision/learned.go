@@ -88,23 +88,34 @@ func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col,
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	z := m.CardThickness + float64(h)*m.Die
-	patch := func(side int, span float64, out []float32) {
+	// Each sample is the mean of super² points spread evenly over its
+	// square (super 1: its centre).
+	patch := func(side int, span float64, super int, out []float32) {
+		step := span * m.Die / float64(side)
 		k := 0
 		for i := 0; i < side; i++ {
 			v := cv + (float64(i)+0.5-float64(side)/2)/float64(side)*span*m.Die
 			for j := 0; j < side; j++ {
 				u := cu + (float64(j)+0.5-float64(side)/2)/float64(side)*span*m.Die
 				var b, g, r float32
-				if px, py, ok := cam.Project(p.at(u, v, z)); ok {
-					b, g, r = d.img.colourAt(px, py, bg)
+				for a := 0; a < super; a++ {
+					sv := v + ((float64(a)+0.5)/float64(super)-0.5)*step
+					for c := 0; c < super; c++ {
+						su := u + ((float64(c)+0.5)/float64(super)-0.5)*step
+						if px, py, ok := cam.Project(p.at(su, sv, z)); ok {
+							sb, sg, sr := d.img.colourAt(px, py, bg)
+							b, g, r = b+sb, g+sg, r+sr
+						}
+					}
 				}
-				out[k], out[k+1], out[k+2] = b, g, r
+				n := float32(super * super)
+				out[k], out[k+1], out[k+2] = b/n, g/n, r/n
 				k += 3
 			}
 		}
 	}
-	patch(faceSide, faceSpan, x[:faceLen])
-	patch(ctxSide, ctxSpan, x[faceLen:faceLen+ctxLen])
+	patch(faceSide, faceSpan, max(1, d.faceSuper), x[:faceLen])
+	patch(ctxSide, ctxSpan, 1, x[faceLen:faceLen+ctxLen])
 	o := faceLen + ctxLen
 	for k := 1; k <= MaxStack+1; k++ {
 		x[o] = float32(shares[k])
@@ -364,9 +375,11 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 				for h := 1; h <= MaxStack; h++ {
 					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
 				}
-				d.nadirCell = len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col)
-				d.readHeight()
-				d.nadirCell = false
+				if len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col) {
+					d.readNadirHeight(cam, c.pose, bg, r, col, &shares[r][col])
+				} else {
+					d.readHeight()
+				}
 				copy(cr.x, d.cellX)
 				copy(cr.p[:], d.heightP)
 				cr.dec = DecideHeight(cr.p[:])

@@ -20,19 +20,19 @@ import (
 // --nadir-on-cards 1`), gained too little (vision/model/README.md). Cards
 // with such cells are marked (Card.UnderCamera) whatever reads them.
 
-// nadirSlide is the most a stack's top face may slide per die of height,
+// NadirSlide is the most a stack's top face may slide per die of height,
 // in face sizes, for its cell to be read by the nadir height CNNs: about
 // 3 px on a 36 px face.
-const nadirSlide = 0.085
+const NadirSlide = 0.085
 
 // underCamera says whether cell (row, col) of a card at pose p lies so
 // near the camera's nadir that a stack's top there slides less than
-// nadirSlide per die.
+// NadirSlide per die.
 func (d *Detector) underCamera(cam Camera, p cardPose, row, col int) bool {
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	du, dv, size := d.levelSlide(cam, p, cu, cv, m.CardThickness)
-	return size > 0 && math.Hypot(du, dv) < nadirSlide
+	return size > 0 && math.Hypot(du, dv) < NadirSlide
 }
 
 // cardUnderCamera says whether any cell of a card at pose p lies under the
@@ -50,6 +50,40 @@ func (d *Detector) cardUnderCamera(cam Camera, p cardPose) bool {
 		}
 	}
 	return false
+}
+
+// NadirFaceSuper is how many points squared the nadir height CNNs' face
+// patch samples each average (Detector.SetFaceSupersampling): there a
+// level's face is 1.2 px larger than the one below on a 36 px face, a
+// third of a sample, which a sample taken at one point sees only when it
+// falls on the face's edge, and one averaged over its square always does.
+const NadirFaceSuper = 4
+
+// SetFaceSupersampling makes every face patch sample the mean of k² points
+// spread evenly over its square (k ≤ 1: its centre, as the detector reads
+// faces): vision/celltrain trains nadir height CNNs on such features
+// (NadirFaceSuper).
+func (d *Detector) SetFaceSupersampling(k int) { d.faceSuper = k }
+
+// readNadirHeight reads the height of cell (row, col), under the camera,
+// with the nadir height CNNs, from its level inputs with supersampled face
+// patches; d.cellX keeps the plain level inputs, which the material and
+// pip readers and settleClashes use.
+func (d *Detector) readNadirHeight(cam Camera, p cardPose, bg *background, row, col int, shares *[MaxStack + 2]float64) {
+	if d.nadirX == nil {
+		d.nadirX = make([]float32, CellInputs)
+	}
+	super := d.faceSuper
+	d.faceSuper = NadirFaceSuper
+	for h := 1; h <= MaxStack; h++ {
+		d.topFeatures(cam, p, bg, row, col, h, shares, d.nadirX[(h-1)*TopInputs:h*TopInputs])
+	}
+	d.faceSuper = super
+	d.cellX, d.nadirX = d.nadirX, d.cellX
+	d.nadirCell = true
+	d.readHeight()
+	d.nadirCell = false
+	d.cellX, d.nadirX = d.nadirX, d.cellX
 }
 
 // useNadirHeights makes the detector read the heights of cells under the

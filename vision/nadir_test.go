@@ -36,8 +36,8 @@ func TestUnderCamera(t *testing.T) {
 }
 
 // The nadir height CNNs (height_nadir.cnn) read the heights of the cells
-// under the camera only; one that reads another input is refused; the
-// same networks as the others change nothing.
+// under the camera only (from faces sampled as NadirFaceSuper says); one
+// that reads another input is refused.
 func TestNadirHeightFiles(t *testing.T) {
 	dir, top, pips := builtinModelDir(t)
 	d := NewDetector(Options{})
@@ -57,8 +57,6 @@ func TestNadirHeightFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(nadir, hc, 0o644))
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	require.Len(t, d.heightNadir, 2)
-	_, same := detectStill(t, d, stillDir, still)
-	assert.Equal(t, plain, same, "the same networks in both places")
 
 	rng := rand.New(rand.NewPCG(7, 8))
 	writeCNN(t, nadir, cnn.Arch{InC: 1, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, -1)
@@ -104,4 +102,59 @@ func TestCardUnderCamera(t *testing.T) {
 	for _, c := range res.Cards {
 		assert.False(t, c.UnderCamera, "still_0007 seat %d", c.Seat)
 	}
+}
+
+// Under the camera a face one die higher is only a little larger. Face
+// patch samples averaged over their squares (SetFaceSupersampling) grow
+// with every quarter pixel a bright square on a dark table grows by,
+// where samples taken at one point each stay the same over some steps.
+func TestFaceSupersampling(t *testing.T) {
+	const w, h = 200, 200
+	d := NewDetector(Options{})
+	defer d.Close()
+	m := cardmodel.Default()
+	cam := Camera{Fx: 1000, Fy: 1000, Cx: 99.5, Cy: 99.5,
+		R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 600}}
+	cu, cv := m.CellCenter(1, 0)
+	p := cardPose{origin: Vec3{X: -cu, Y: -cv}, u: Vec3{X: 1}, v: Vec3{Y: 1}} // cell (1, 0) under the camera
+	bg := &background{gain: [3]float64{1, 1, 1}, white: 255}
+	var shares [MaxStack + 2]float64
+	x := make([]float32, TopInputs)
+	// faceSum is the sum of the face patch's blue channel at level 1
+	// over a frame showing a square side px wide, anti-aliased.
+	faceSum := func(side float64, super int) float64 {
+		bgr := make([]uint8, w*h*3)
+		lo, hi := 99.5-side/2, 99.5+side/2
+		cover := func(i int) float64 { // of pixel i's [i-0.5, i+0.5]
+			return math.Max(0, math.Min(hi, float64(i)+0.5)-math.Max(lo, float64(i)-0.5))
+		}
+		for y := 0; y < h; y++ {
+			for xx := 0; xx < w; xx++ {
+				v := uint8(math.Round(255 * cover(xx) * cover(y)))
+				bgr[(y*w+xx)*3], bgr[(y*w+xx)*3+1], bgr[(y*w+xx)*3+2] = v, v, v
+			}
+		}
+		d.img = frame{w: w, h: h, bgr: bgr}
+		d.SetFaceSupersampling(super)
+		d.topFeatures(cam, p, bg, 1, 0, 1, &shares, x)
+		s := 0.0
+		for i := 0; i < faceLen; i += 3 {
+			s += float64(x[i])
+		}
+		return s
+	}
+	flat := 0
+	prevPoint, prevSuper := -1.0, -1.0
+	for side := 30.0; side <= 34; side += 0.25 {
+		point, super := faceSum(side, 1), faceSum(side, NadirFaceSuper)
+		if side > 30 {
+			assert.Greater(t, super, prevSuper+0.05, "a %.2f px square: averaged samples grow", side)
+			if point <= prevPoint+1e-6 {
+				flat++
+			}
+		}
+		prevPoint, prevSuper = point, super
+	}
+	assert.Positive(t, flat, "samples taken at a point miss some quarter-pixel steps")
+	d.SetFaceSupersampling(0)
 }

@@ -34,6 +34,16 @@ type CellSample struct {
 	Jittered bool
 }
 
+// Slide is how far the cell's top face slides in the image per die of
+// height, in face sizes, from its level inputs (at the nadir, 0).
+func (c CellSample) Slide() float64 {
+	if len(c.Top[0]) < TopInputs {
+		return 0
+	}
+	o := faceLen + ctxLen + MaxStack + 1
+	return math.Hypot(float64(c.Top[0][o]), float64(c.Top[0][o+1]))
+}
+
 // SetTrainingJitter makes TrainingCells return, beside each cell, copies
 // read at poses jittered around the card's found one (jitterPose), so the
 // networks learn to read cells whose card is found a little off; the

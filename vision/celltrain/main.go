@@ -77,12 +77,20 @@ func run(args []string) error {
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
 	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm along each axis and 1 degree), so the networks learn cards found a little off; validation cells are read as found only, and the training cells are measured as found")
 	pipTurn := fl.Float64("pip-turn", 0, "turn each training pip patch about its cell's centre by up to this many degrees either way, so the pip network learns dice left turned on their cells (0: as found; validation patches never)")
+	faceSuper := fl.Int("face-super", 1, fmt.Sprintf("average each face patch sample over this many points squared (1: its centre, as the detector reads faces; %d: as it reads them for height_nadir.cnn)", vision.NadirFaceSuper))
+	maxSlide := fl.Float64("max-slide", 0, fmt.Sprintf("learn and measure only the cells whose top face slides less than this many face sizes per die (0: all; the detector reads height_nadir.cnn where it slides less than %.3f)", vision.NadirSlide))
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
 	if *pipSide < 4 || *pipSide > vision.MaxPipSide {
 		return fmt.Errorf("-pip-side %d: want 4..%d", *pipSide, vision.MaxPipSide)
+	}
+	if *faceSuper < 1 || *faceSuper > 8 {
+		return fmt.Errorf("-face-super %d: want 1..8", *faceSuper)
+	}
+	if !(*maxSlide >= 0 && *maxSlide <= 1) {
+		return fmt.Errorf("-max-slide %v: want 0..1", *maxSlide)
 	}
 	if *data == "" {
 		return errors.New("-data is required")
@@ -180,6 +188,7 @@ func run(args []string) error {
 	}
 	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide, PipPlanes: *pipPlanes}) // features do not depend on the networks
 	defer d.Close()
+	d.SetFaceSupersampling(*faceSuper)
 	var train, test []vision.CellSample
 	start := time.Now()
 	for i, f := range files {
@@ -193,6 +202,15 @@ func run(args []string) error {
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "skip %s: %v\n", f, err)
 			continue
+		}
+		if *maxSlide > 0 {
+			kept := cells[:0]
+			for _, c := range cells {
+				if c.Slide() < *maxSlide {
+					kept = append(kept, c)
+				}
+			}
+			cells = kept
 		}
 		if validation {
 			test = append(test, cells...)

@@ -51,6 +51,9 @@ func TestBadFlags(t *testing.T) {
 		assert.Error(t, run(args), "%q", args)
 	}
 	assert.ErrorContains(t, run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-pip-convs", "4,x"}), "conv widths")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-face-super", "0"}), "-face-super 0")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "-0.1"}), "-max-slide -0.1")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "NaN"}), "-max-slide NaN")
 	for _, dir := range []string{"../testdata/synth/stills", "../testdata/synth-mistakes"} {
 		assert.ErrorContains(t, run([]string{"-data", dir, "-eval", "-out-pips", "../model/pips.cnn"}), "not training data", "%s: measured by the corpus tests", dir)
 	}
