@@ -158,3 +158,47 @@ func TestFaceSupersampling(t *testing.T) {
 	assert.Positive(t, flat, "samples taken at a point miss some quarter-pixel steps")
 	d.SetFaceSupersampling(0)
 }
+
+// A training cell's Slide is how far its top slides per die at level 1,
+// as the detector measures it; with supersampled faces the training cells
+// differ only in their face patches, and those have the same mean light.
+func TestTrainingCellsSlideAndSupersampling(t *testing.T) {
+	d, _, last, plain := trainingCellsAsFound(t)
+	defer d.Close()
+	data, err := os.ReadFile(last)
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	var tr truthFile
+	require.NoError(t, jsonUnmarshal(data, &tr))
+	res, err := d.DetectFile(filepath.Join(filepath.Dir(last), tr.Image), cam)
+	require.NoError(t, err)
+	m := d.opts.Model
+	for _, c := range plain {
+		var pose *cardPose
+		for i := range res.Cards {
+			if res.Cards[i].Seat == c.Seat {
+				pose = &res.Cards[i].pose
+			}
+		}
+		require.NotNil(t, pose, "seat %d found", c.Seat)
+		cu, cv := m.CellCenter(c.Row, c.Col)
+		du, dv, _ := d.levelSlide(cam, *pose, cu, cv, m.CardThickness+m.Die)
+		assert.InDelta(t, math.Hypot(du, dv), c.Slide(), 1e-5, "seat %d r%dc%d", c.Seat, c.Row+1, c.Col+1)
+	}
+	d.SetFaceSupersampling(NadirFaceSuper)
+	super, err := d.TrainingCells(last)
+	d.SetFaceSupersampling(1)
+	require.NoError(t, err)
+	require.Len(t, super, len(plain))
+	for i := range plain {
+		a, b := plain[i].Top[2], super[i].Top[2]
+		assert.Equal(t, a[faceLen:], b[faceLen:], "only the face patch changes")
+		assert.NotEqual(t, a[:faceLen], b[:faceLen])
+		var sa, sb float64
+		for k := 0; k < faceLen; k++ {
+			sa, sb = sa+float64(a[k]), sb+float64(b[k])
+		}
+		assert.InDelta(t, sa/faceLen, sb/faceLen, 0.05, "seat %d r%dc%d: the same light on average", plain[i].Seat, plain[i].Row+1, plain[i].Col+1)
+	}
+}
