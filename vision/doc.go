@@ -28,6 +28,8 @@
 // and a cell the card's other stacks hide from the camera is flagged
 // occluded rather than guessed (hidden.go). A card with cells almost
 // straight under the camera, where heights show only in how large a top
-// face looks, is marked Card.UnderCamera (nadir.go). Bench measures all of
+// face looks, is marked Card.UnderCamera, and those cells' heights are read
+// by two more height CNNs, fine-tuned for them, from face patches whose
+// samples are averaged over their squares (nadir.go). Bench measures all of
 // it against a corpus of rendered frames with truth.
 package vision

@@ -12,13 +12,16 @@ import (
 // height shows only in how large the face looks, and the height networks,
 // which learned from renders framed as a table owner frames a table, read
 // it worst (on 22 corpora, 83.5 % of the stacks that slide less than 3 px
-// per die wholly right, against 98-99 % elsewhere). An optional second set
-// of height CNNs, height_nadir.cnn beside the files of --cell-model (or
-// built in as model/height_nadir.cnn), reads the heights of those cells
-// instead. None is built in: the one tried, the built-in height CNNs
-// fine-tuned on renders whose camera stands over a card (`bprender corpus
-// --nadir-on-cards 1`), gained too little (vision/model/README.md). Cards
-// with such cells are marked (Card.UnderCamera) whatever reads them.
+// per die wholly right, against 98-99 % elsewhere). A second set of
+// height CNNs, model/height_nadir.cnn (built in since the seventeenth
+// session; or beside the files of --cell-model), reads the heights of
+// those cells instead, from the cell's level inputs with each face patch
+// sample averaged over its square (NadirFaceSuper), so that a face a
+// third of a sample larger shows. They are the built-in height CNNs
+// fine-tuned on such cells of 2,000 renders whose camera stands over a
+// card (`bprender corpus --nadir-on-cards 1`, seeds 1301-1305; see
+// vision/model/README.md). Cards with such cells are marked
+// (Card.UnderCamera) whatever reads them.
 
 // NadirSlide is the most a stack's top face may slide per die of height,
 // in face sizes, for its cell to be read by the nadir height CNNs: about
