@@ -30,7 +30,7 @@ vision-tune: test-deps render-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus $(TUNE_DIR)/stills
 
 # The corpora the sixth session judged changes on, rendered here with
-# their seeds and flags (never trained on; 7,880 stills at about 3 s each
+# their seeds and flags (never trained on; 8,680 stills at about 3 s each
 # on one core, on 2026-11-25's machine; resumable), then read by vision
 # bench, a line each and the
 # total: tuning (2001), two checks (2002, 2003), buildings that break a
