@@ -40,7 +40,8 @@ vision-tune: test-deps render-deps
 # 2029-2036 by the fifteenth), and the sixteenth session's fresh 2037,
 # 2040 and 2042 and nadir 2039 and 2041 (every still's camera over a card:
 # --nadir-on-cards 1), the seventeenth session's nadir 2043 and fresh
-# 2044, and the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048. An adoption rule should count them all, not only the square, legal
+# 2044, and the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048.
+# An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
 EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040 nadir2041 fresh2042 nadir2043 fresh2044 nadir2045 fresh2046 nadir2047 fresh2048
