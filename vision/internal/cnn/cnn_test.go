@@ -527,3 +527,25 @@ func TestBlend(t *testing.T) {
 		t.Errorf("blend weight 1.5: %v", err)
 	}
 }
+
+// TestUnmarshalFlushesSubnormals: a model file's subnormal weights are
+// read as zero, its other weights exactly.
+func TestUnmarshalFlushesSubnormals(t *testing.T) {
+	n := smallNet(t)
+	tiny := math.Float32frombits(3)
+	n.convs[0].w[0], n.convs[0].w[1], n.hidden.b[0] = tiny, -tiny, tiny
+	data, err := n.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.convs[0].w[0] != 0 || m.convs[0].w[1] != 0 || m.hidden.b[0] != 0 {
+		t.Errorf("subnormal parameters read as %g, %g, %g; want zeros", m.convs[0].w[0], m.convs[0].w[1], m.hidden.b[0])
+	}
+	if m.convs[0].w[2] != n.convs[0].w[2] || m.output.w[0] != n.output.w[0] || m.output.w[0] == 0 {
+		t.Errorf("normal parameters changed: %g, %g; want %g, %g", m.convs[0].w[2], m.output.w[0], n.convs[0].w[2], n.output.w[0])
+	}
+}

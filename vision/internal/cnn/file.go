@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/vec"
 )
 
 // The model file: the magic line, the architecture as little-endian int32
@@ -127,6 +129,10 @@ func Unmarshal(data []byte) (*Net, error) {
 				return nil, fmt.Errorf("%w: parameter is not finite", ErrFormat)
 			}
 		}
+		// Subnormal weights (training's weight decay leaves many) change
+		// no reading but make every multiply by them slow on many
+		// processors: they are read as zero.
+		vec.FlushSubnormals(p)
 	}
 	return n, nil
 }

@@ -14,7 +14,14 @@
 // going through dst. The outputs go in blocks of 12, 6, 4, 2 and 1 vectors
 // of 8, so that several independent sums are in flight (one alone waits on
 // the latency of each multiply-add).
-TEXT ·convReluAVX2(SB), NOSPLIT, $0-60
+TEXT ·convReluAVX2(SB), NOSPLIT, $8-60
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ src+16(FP), SI
@@ -444,6 +451,7 @@ b1plane:
 	SUBQ $8, CX
 	JMP b1
 done:
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -451,7 +459,14 @@ done:
 // 8 output rows of a side-8 block (rows 10 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows8x8AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows8x8AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -570,6 +585,7 @@ plane:
 	VMOVUPS Y6, 240(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 280(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -577,7 +593,14 @@ plane:
 // 6 output rows of a side-16 block (rows 18 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows16x6AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows16x6AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -744,6 +767,7 @@ plane:
 	VMOVUPS Y10, 360(DI)
 	VMAXPS Y11, Y14, Y11
 	VMOVUPS Y11, 392(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -751,7 +775,14 @@ plane:
 // 4 output rows of a side-16 block (rows 18 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows16x4AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows16x4AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -870,6 +901,7 @@ plane:
 	VMOVUPS Y6, 216(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 248(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -877,7 +909,14 @@ plane:
 // 3 output rows of a side-32 block (rows 34 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows32x3AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows32x3AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1044,6 +1083,7 @@ plane:
 	VMOVUPS Y10, 336(DI)
 	VMAXPS Y11, Y14, Y11
 	VMOVUPS Y11, 368(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -1051,7 +1091,14 @@ plane:
 // 2 output rows of a side-32 block (rows 34 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows32x2AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows32x2AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1170,6 +1217,7 @@ plane:
 	VMOVUPS Y6, 200(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 232(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -1177,7 +1225,14 @@ plane:
 // 1 output rows of a side-64 block (rows 66 values apart in dst and src,
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
-TEXT ·convRows64x1AVX2(SB), NOSPLIT, $0-44
+TEXT ·convRows64x1AVX2(SB), NOSPLIT, $8-44
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1296,5 +1351,6 @@ plane:
 	VMOVUPS Y6, 192(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 224(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET

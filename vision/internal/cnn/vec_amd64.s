@@ -5,7 +5,14 @@
 // func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
 // dst[i] += sum over rows r (r0, r1, r2) and taps j (0..2) of
 // w[3r+j]*row_r[i+j], for i < n, n a multiple of 8.
-TEXT ·conv9AVX2(SB), NOSPLIT, $0-48
+TEXT ·conv9AVX2(SB), NOSPLIT, $8-48
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ dst+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ r0+16(FP), SI
@@ -43,6 +50,7 @@ loop:
 	JMP         loop
 
 done:
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 
@@ -52,7 +60,14 @@ done:
 // multiple of 4. Each lane is a separate multiply and add in order (no
 // fused multiply-add), as vec.Dot's four sums are, so the bits are the
 // same; eight rows keep eight additions in flight.
-TEXT ·dotRows8SSE(SB), NOSPLIT, $0-40
+TEXT ·dotRows8SSE(SB), NOSPLIT, $8-40
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), DX
@@ -108,6 +123,7 @@ ddone:
 	VMOVUPS X5, 80(DI)
 	VMOVUPS X6, 96(DI)
 	VMOVUPS X7, 112(DI)
+	LDMXCSR 4(SP)
 	RET
 
 // func grad9AVX2(out *[72]float32, dk, p *float32, ps, n int)
@@ -115,7 +131,14 @@ ddone:
 // eight lanes each: out[8t+k] = sum over i < n, i = k (mod 8), of
 // dk[i]*p[(t/3)*ps + t%3 + i], n a multiple of 8 (fused multiply-adds, in
 // order of i).
-TEXT ·grad9AVX2(SB), NOSPLIT, $0-40
+TEXT ·grad9AVX2(SB), NOSPLIT, $8-40
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ out+0(FP), DI
 	MOVQ dk+8(FP), SI
 	MOVQ p+16(FP), DX
@@ -161,6 +184,7 @@ gdone:
 	VMOVUPS Y6, 192(DI)
 	VMOVUPS Y7, 224(DI)
 	VMOVUPS Y8, 256(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
 	RET
 

@@ -1,6 +1,7 @@
 package mlp
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -124,4 +125,19 @@ func BenchmarkPredict(b *testing.B) {
 	for b.Loop() {
 		n.Predict(x, sc, out)
 	}
+}
+
+// TestModelFileFlushesSubnormals: subnormal weights are read as zero.
+func TestModelFileFlushesSubnormals(t *testing.T) {
+	n, _ := New([]int{3, 5, 2}, 1)
+	tiny := math.Float32frombits(7)
+	n.W[0][0], n.B[1][1] = tiny, -tiny
+	b, err := n.MarshalBinary()
+	require.NoError(t, err)
+	m, err := Unmarshal(b)
+	require.NoError(t, err)
+	assert.Zero(t, m.W[0][0])
+	assert.Zero(t, m.B[1][1])
+	assert.Equal(t, n.W[0][1:], m.W[0][1:])
+	assert.Equal(t, n.B[0], m.B[0])
 }

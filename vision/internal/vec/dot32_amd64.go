@@ -19,3 +19,13 @@ func dot32Blocks(acc *[32]float32, a, b []float32) {
 	b = b[:len(a)]
 	dot32AVX(acc, &a[0], &b[0], len(a)/32)
 }
+
+// MXCSR returns the SSE control and status register of the calling
+// thread. The assembly kernels here and in package cnn set flush-to-zero
+// and denormals-are-zero (bits 15 and 6) for the length of each call and
+// put the caller's value back; tests check that none leaks out.
+func MXCSR() uint32
+
+// FlushBits are MXCSR's flush-to-zero (FTZ) and denormals-are-zero (DAZ)
+// bits, which the kernels set while they run.
+const FlushBits = 0x8040

@@ -6,7 +6,14 @@
 // acc[k] += a[32j+k]*b[32j+k] for j < blocks, k < 32, in order of j: a
 // multiply then an add, each rounded (VMULPS, VADDPS; no FMA), exactly as
 // dot32BlocksGo does it.
-TEXT ·dot32AVX(SB), NOSPLIT, $0-32
+TEXT ·dot32AVX(SB), NOSPLIT, $8-32
+	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, 4(SP)
+	ORL $0x8040, AX
+	MOVL AX, 0(SP)
+	LDMXCSR 0(SP)
 	MOVQ acc+0(FP), DI
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DX
@@ -41,5 +48,13 @@ done:
 	VMOVUPS Y1, 32(DI)
 	VMOVUPS Y2, 64(DI)
 	VMOVUPS Y3, 96(DI)
+	LDMXCSR 4(SP)
 	VZEROUPPER
+	RET
+
+// func MXCSR() uint32
+TEXT ·MXCSR(SB), NOSPLIT, $8-4
+	STMXCSR 0(SP)
+	MOVL 0(SP), AX
+	MOVL AX, ret+0(FP)
 	RET
