@@ -88,7 +88,7 @@ var wideBlocks = []int{12, 6, 4, 2, 1}
 
 // wideKernel writes convReluAVX2, the kernel for a run of n outputs of a
 // wide row block (n a multiple of 8), rows ps values apart given at run
-// time (R10 = 4·ps, R11 = 8·ps bytes): blocks of wideBlocks vectors while
+// time: blocks of wideBlocks vectors while
 // they fit, each with its partial sums in registers over all input planes.
 func wideKernel(s *bytes.Buffer) {
 	p := func(format string, a ...any) { fmt.Fprintf(s, "\t"+format+"\n", a...) }
@@ -111,15 +111,17 @@ TEXT ·convReluAVX2(SB), NOSPLIT, $8-60
 	p("MOVQ src+16(FP), SI")
 	p("MOVQ pst+24(FP), R8")
 	p("MOVQ nin+32(FP), R9")
-	p("MOVQ ps+40(FP), R10")
 	p("MOVQ w+48(FP), DX")
 	p("VBROADCASTSS bias+56(FP), Y15")
 	p("VXORPS Y14, Y14, Y14")
 	p("SHLQ $2, R8")
-	p("SHLQ $2, R10")
-	p("LEAQ (R10)(R10*1), R11")
 	p("XORQ AX, AX")
-	rowReg := [3]string{"", "(R10*1)", "(R11*1)"}
+	// The three rows of taps each have a base register (BX, R11, R10),
+	// advanced plane by plane, so that every multiply-add's memory
+	// operand is base plus displacement: with an index register as well,
+	// Intel processors split each such instruction in two at issue
+	// ("unlamination"), and the kernel ran a third slower.
+	rowReg := [3]string{"BX", "R11", "R10"}
 	for i, n := range wideBlocks {
 		next := "done"
 		if i+1 < len(wideBlocks) {
@@ -132,6 +134,10 @@ TEXT ·convReluAVX2(SB), NOSPLIT, $8-60
 			p("VMOVAPS Y15, Y%d", a)
 		}
 		p("LEAQ (SI)(AX*1), BX")
+		p("MOVQ ps+40(FP), R10")
+		p("SHLQ $2, R10")
+		p("LEAQ (BX)(R10*1), R11")
+		p("LEAQ (R11)(R10*1), R10")
 		p("MOVQ DX, R12")
 		p("MOVQ R9, R13")
 		fmt.Fprintf(s, "b%dplane:\n", n)
@@ -139,10 +145,12 @@ TEXT ·convReluAVX2(SB), NOSPLIT, $8-60
 			dy, dx := t/3, t%3
 			p("VBROADCASTSS %d(R12), Y13", 4*t)
 			for a := 0; a < n; a++ {
-				p("VFMADD231PS %d(BX)%s, Y13, Y%d", 4*dx+32*a, rowReg[dy], a)
+				p("VFMADD231PS %d(%s), Y13, Y%d", 4*dx+32*a, rowReg[dy], a)
 			}
 		}
 		p("ADDQ R8, BX")
+		p("ADDQ R8, R11")
+		p("ADDQ R8, R10")
 		p("ADDQ $36, R12")
 		p("DECQ R13")
 		p("JNZ b%dplane", n)
