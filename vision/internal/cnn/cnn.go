@@ -218,9 +218,7 @@ func (ws *Workspace) Forward(x []float32) error {
 		// The output is computed "wide": rows of ps values of which the
 		// first s are real, so each tap is one long axpy over the plane.
 		act := ws.act[l]
-		for k := 0; k < cv.out; k++ {
-			convRelu(act[k*wide:(k+1)*wide], pad, pst, cv.in, ps, cv.w[k*cv.in*9:(k+1)*cv.in*9], cv.b[k])
-		}
+		convReluLayer(act, pad, pst, cv.in, ps, cv.w, cv.b, cv.out, wide)
 		// 2x2 max pooling (pool2Go says which value each square keeps)
 		pool := ws.pool[l]
 		pool2(pool, act, s/2, ps, cv.out, wide)

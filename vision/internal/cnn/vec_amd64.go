@@ -79,6 +79,7 @@ func rowTaps(off *[9]int) bool {
 }
 
 //go:generate go run gen_rows.go
+//go:generate go run gen_z.go
 
 // rowKernel is one of gen_rows.go's kernels: rows output rows of one
 // channel of a conv block whose side is a multiple of 8.
@@ -204,4 +205,81 @@ func pool2(dst, src []float32, h, ps, nch, wide int) {
 	_ = src[(nch-1)*wide+(2*h-1)*ps+2*h-1]
 	_ = dst[nch*h*h-1]
 	pool2SSE(&dst[0], &src[0], h, ps, nch, wide)
+}
+
+// SIMDZ reports whether the forward pass's convolutions use the AVX-512
+// kernels (convz_amd64.s, which gen_z.go writes): the processor has
+// AVX-512F and the OS saves its registers. Tests turn it off to compare.
+var SIMDZ = SIMD && hasAVX512F()
+
+func hasAVX512F() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, c1, _ := cpuid(1, 0)
+	const osxsave = 1 << 27
+	if c1&osxsave == 0 {
+		return false
+	}
+	// the OS saves XMM, YMM, the mask registers and both halves of ZMM
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, b7, _, _ := cpuid(7, 0)
+	return b7&(1<<16) != 0 // AVX-512F
+}
+
+// zKernel is one of gen_z.go's kernels: c output channels over a run of
+// vectors of 16 outputs.
+type zKernel struct {
+	c int
+	f func(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32, mask uint64)
+}
+
+// convReluLayer computes all nout output channels of a conv block, each
+// wide values of act (as convRelu does one), from the padded planes pad:
+// with the AVX-512 kernels where the processor has them, several channels
+// and up to six vectors of 16 outputs a call (same bits), else one
+// channel at a time with convRelu. The AVX-512 kernels also write the
+// padding columns of the wide rows (no one reads them).
+func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {
+	// (a block whose wide rows are not whole vectors of 8 has its last
+	// values done in Go by convRelu, without fused multiply-adds: it stays
+	// there, for the same bits)
+	if !SIMDZ || nin < 1 || nout < 1 || wide < 8 || wide%8 != 0 {
+		for k := 0; k < nout; k++ {
+			convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
+		}
+		return
+	}
+	// everything the kernels read and write, bounds-checked here (reads
+	// past the last whole vector are masked, as are the writes)
+	_ = pad[(nin-1)*pst+2*ps+2+wide-1]
+	_ = act[nout*wide-1]
+	_ = w[nout*nin*9-1]
+	_ = b[nout-1]
+	maxV := len(zKernels) - 1
+	nv := (wide + 15) / 16
+	nb := (nv + maxV - 1) / maxV // runs of near-equal length
+	for v0, bi := 0, 0; bi < nb; bi++ {
+		v := (nv - v0 + nb - bi - 1) / (nb - bi)
+		mask := uint64(0xffff)
+		if v0+v == nv && wide%16 != 0 {
+			mask = 1<<(wide%16) - 1
+		}
+		ks := zKernels[v]
+		for k := 0; k < nout; {
+			kk := ks[len(ks)-1] // the most channels that are left
+			for _, c := range ks {
+				if c.c <= nout-k {
+					kk = c
+					break
+				}
+			}
+			kk.f(&act[k*wide+16*v0], &pad[16*v0], wide, pst, nin, ps, &w[k*nin*9], nin*9, &b[k], mask)
+			k += kk.c
+		}
+		v0 += v
+	}
 }

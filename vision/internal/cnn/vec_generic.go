@@ -22,3 +22,11 @@ func grad9(gw *[9]float32, dk, p []float32, ps int) { grad9Go(gw, dk, p, ps) }
 func convBack(dst, src []float32, back *[9]int, w *[9]float32, ps int) { conv9(dst, src, back, w) }
 
 func pool2(dst, src []float32, h, ps, nch, wide int) { pool2Go(dst, src, h, ps, nch, wide) }
+
+// convReluLayer computes all nout output channels of a conv block, each
+// wide values of act, one channel at a time.
+func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {
+	for k := 0; k < nout; k++ {
+		convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
+	}
+}
