@@ -55,6 +55,10 @@ type conv struct {
 type dense struct {
 	in, out int
 	w, b    []float32
+	// wt is w laid out for the AVX-512 kernel (denseWT), made when a
+	// model file is read, dropped when the weights are trained further;
+	// nil: dotRows reads w.
+	wt []float32
 }
 
 // Net is a network's parameters. It is read-only during inference, so one
@@ -237,7 +241,11 @@ func (ws *Workspace) Forward(x []float32) error {
 		in = ws.gap
 	}
 	hd := n.hidden
-	dotRows(ws.hid, hd.w, in[:hd.in])
+	if hd.wt != nil {
+		dotRowsWT(ws.hid, hd.w, hd.wt, in[:hd.in])
+	} else {
+		dotRows(ws.hid, hd.w, in[:hd.in])
+	}
 	for j := 0; j < hd.out; j++ {
 		sum := hd.b[j] + ws.hid[j]
 		if sum < 0 || (ws.drop > 0 && ws.dropRng.Float32() < ws.drop) {

@@ -178,3 +178,66 @@ func TestConvReluLayer(t *testing.T) {
 		}
 	}
 }
+
+// TestDotRowsWT checks the AVX-512 dense layer (32 rows a call, weights
+// laid out by denseWT) against dotRows bit for bit, for inputs that are
+// and are not whole blocks of four; and that a model file read gets the
+// layout, which a training step then drops (its weights change).
+func TestDotRowsWT(t *testing.T) {
+	if !SIMDZ {
+		t.Skip("no AVX-512 here: dense layers run dotRows")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, out := range []int{32, 64, 128} {
+		for _, in := range []int{4, 5, 7, 64, 576, 1027, 3456} {
+			w, x := make([]float32, out*in), make([]float32, in)
+			for i := range w {
+				w[i] = float32(rng.NormFloat64())
+			}
+			for i := range x {
+				x[i] = float32(rng.NormFloat64())
+			}
+			wt := denseWT(w, in, out)
+			if wt == nil {
+				t.Fatalf("%d x %d: no layout", out, in)
+			}
+			got, want := make([]float32, out), make([]float32, out)
+			dotRowsWT(got, w, wt, x)
+			dotRows(want, w, x)
+			for j := range got {
+				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%d x %d: row %d = %v, want %v", out, in, j, got[j], want[j])
+				}
+			}
+		}
+	}
+	if denseWT(make([]float32, 48*8), 8, 48) != nil {
+		t.Error("a layout for 48 rows, not a multiple of 32")
+	}
+
+	n, err := New(Arch{InC: 1, Side: 8, Convs: []int{4}, Hidden: 32, Classes: 3}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := n.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.hidden.wt == nil {
+		t.Fatal("a model file read without the dense layout")
+	}
+	x := make([]float32, m.InputLen())
+	for i := range x {
+		x[i] = float32(i%5) - 2
+	}
+	ws, gr := m.NewWorkspace(), m.NewGrads()
+	ws.Backward(x, 1, gr)
+	m.NewAdam(0.1).Step(m, gr, 1)
+	if m.hidden.wt != nil {
+		t.Fatal("a training step kept the dense layout of the old weights")
+	}
+}

@@ -161,6 +161,7 @@ func (a *Adam) Step(n *Net, gr *Grads, batch int) {
 	b1t := 1 - math.Pow(a.Beta1, float64(a.t))
 	b2t := 1 - math.Pow(a.Beta2, float64(a.t))
 	scale := float32(1 / float64(batch))
+	n.hidden.wt = nil // the weights change: Forward reads them from w
 	for pi, p := range n.params() {
 		g, m, v := gr.g[pi], a.m[pi], a.v[pi]
 		for i := range p {

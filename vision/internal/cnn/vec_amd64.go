@@ -283,3 +283,53 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 		v0 += v
 	}
 }
+
+//go:noescape
+func dotRows32Z(acc *[128]float32, x, wt *float32, nb int)
+
+// denseWT lays out the weights w of a dense layer (out rows of in values)
+// for dotRows32Z, or returns nil where it does not apply (no AVX-512, or
+// out not a multiple of 32): for each block of 32 rows, each block b of
+// four inputs and each group g of four rows, the 16 weights
+// w[row 4g+r][input 4b+k] in order of r, then k.
+func denseWT(w []float32, in, out int) []float32 {
+	if !SIMDZ || out%32 != 0 || in < 4 {
+		return nil
+	}
+	nb := in / 4
+	wt := make([]float32, out*nb*4)
+	for rb := 0; rb < out/32; rb++ {
+		for b := 0; b < nb; b++ {
+			for g := 0; g < 8; g++ {
+				for r := 0; r < 4; r++ {
+					row := w[(32*rb+4*g+r)*in:]
+					copy(wt[((rb*nb+b)*8+g)*16+4*r:][:4], row[4*b:4*b+4])
+				}
+			}
+		}
+	}
+	return wt
+}
+
+// dotRowsWT is dotRows for a layer with weights laid out by denseWT (out
+// a multiple of 32), 32 rows a call (same bits).
+func dotRowsWT(out, w, wt, x []float32) {
+	n := len(x)
+	m := n &^ 3
+	nb := m / 4
+	_ = wt[len(out)*nb*4-1] // the last value the kernel reads
+	var acc [128]float32
+	for rb := 0; rb < len(out)/32; rb++ {
+		dotRows32Z(&acc, &x[0], &wt[rb*nb*128], nb)
+		for r := 0; r < 32; r++ {
+			j := 32*rb + r
+			l := acc[16*(r/4)+4*(r%4):][:4]
+			s0, s1, s2, s3 := l[0], l[1], l[2], l[3]
+			a := w[j*n : (j+1)*n]
+			for i := m; i < n; i++ {
+				s0 += float32(a[i] * x[i])
+			}
+			out[j] = (s0 + s1) + (s2 + s3)
+		}
+	}
+}

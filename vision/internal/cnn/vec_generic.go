@@ -30,3 +30,8 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 		convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
 	}
 }
+
+// denseWT: no other layout here.
+func denseWT(w []float32, in, out int) []float32 { return nil }
+
+func dotRowsWT(out, w, wt, x []float32) { dotRowsGo(out, w, x) }
