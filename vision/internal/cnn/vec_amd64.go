@@ -2,6 +2,8 @@
 
 package cnn
 
+import "golang.org/x/sys/cpu"
+
 // On amd64 the forward pass's 3x3 kernels have AVX2/FMA versions in
 // assembly (vec_amd64.s; the convolution with bias and ReLU, wide and by
 // rows, in rows_amd64.s, which gen_rows.go writes), used when the
@@ -207,28 +209,12 @@ func pool2(dst, src []float32, h, ps, nch, wide int) {
 	pool2SSE(&dst[0], &src[0], h, ps, nch, wide)
 }
 
-// SIMDZ reports whether the forward pass's convolutions use the AVX-512
-// kernels (convz_amd64.s, which gen_z.go writes): the processor has
-// AVX-512F and the OS saves its registers. Tests turn it off to compare.
-var SIMDZ = SIMD && hasAVX512F()
-
-func hasAVX512F() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, c1, _ := cpuid(1, 0)
-	const osxsave = 1 << 27
-	if c1&osxsave == 0 {
-		return false
-	}
-	// the OS saves XMM, YMM, the mask registers and both halves of ZMM
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
-		return false
-	}
-	_, b7, _, _ := cpuid(7, 0)
-	return b7&(1<<16) != 0 // AVX-512F
-}
+// SIMDZ reports whether the forward pass's convolutions and dense
+// layers use the AVX-512 kernels (convz_amd64.s, which gen_z.go writes,
+// and densez_amd64.s): the processor has AVX-512F and the OS saves its
+// registers. GODEBUG=cpu.avx512f=off turns them off (to measure the AVX2
+// kernels on such a machine); tests turn it off to compare.
+var SIMDZ = SIMD && cpu.X86.HasAVX512F
 
 // zKernel is one of gen_z.go's kernels: c output channels over a run of
 // vectors of 16 outputs.
