@@ -1,6 +1,7 @@
 //go:build amd64
 
 #include "textflag.h"
+#include "flush_amd64.h"
 
 // func dotRows32Z(acc *[128]float32, x, wt *float32, nb int)
 // The four lanes of vec.Dot for 32 rows of a dense layer at once, from
@@ -10,13 +11,7 @@
 // is a separate multiply and add in order of b (no fused multiply-add),
 // as dotRows8SSE does it, so the bits are the same.
 TEXT ·dotRows32Z(SB), NOSPLIT, $8-32
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ wt+16(FP), DX
@@ -62,6 +57,6 @@ zdone:
 	VMOVUPS Z5, 320(DI)
 	VMOVUPS Z6, 384(DI)
 	VMOVUPS Z7, 448(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET

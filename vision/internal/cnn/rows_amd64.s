@@ -3,6 +3,7 @@
 //go:build amd64
 
 #include "textflag.h"
+#include "flush_amd64.h"
 
 // func convReluAVX2(dst *float32, n int, src *float32, pst, nin, ps int, w *float32, bias float32)
 // One output channel of a 3x3 convolution over nin input planes, with its
@@ -15,13 +16,7 @@
 // of 8, so that several independent sums are in flight (one alone waits on
 // the latency of each multiply-add).
 TEXT ·convReluAVX2(SB), NOSPLIT, $8-60
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ src+16(FP), SI
@@ -478,7 +473,7 @@ b1plane:
 	SUBQ $8, CX
 	JMP b1
 done:
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -487,13 +482,7 @@ done:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows8x8AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -612,7 +601,7 @@ plane:
 	VMOVUPS Y6, 240(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 280(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -621,13 +610,7 @@ plane:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows16x6AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -794,7 +777,7 @@ plane:
 	VMOVUPS Y10, 360(DI)
 	VMAXPS Y11, Y14, Y11
 	VMOVUPS Y11, 392(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -803,13 +786,7 @@ plane:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows16x4AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -928,7 +905,7 @@ plane:
 	VMOVUPS Y6, 216(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 248(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -937,13 +914,7 @@ plane:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows32x3AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1110,7 +1081,7 @@ plane:
 	VMOVUPS Y10, 336(DI)
 	VMAXPS Y11, Y14, Y11
 	VMOVUPS Y11, 368(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -1119,13 +1090,7 @@ plane:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows32x2AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1244,7 +1209,7 @@ plane:
 	VMOVUPS Y6, 200(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 232(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -1253,13 +1218,7 @@ plane:
 // planes pst values apart in src): the bias, nin planes' nine taps each,
 // then the ReLU.
 TEXT ·convRows64x1AVX2(SB), NOSPLIT, $8-44
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), BX
 	MOVQ pst+16(FP), R8
@@ -1378,6 +1337,6 @@ plane:
 	VMOVUPS Y6, 192(DI)
 	VMAXPS Y7, Y14, Y7
 	VMOVUPS Y7, 224(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET

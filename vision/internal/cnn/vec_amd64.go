@@ -81,7 +81,6 @@ func rowTaps(off *[9]int) bool {
 }
 
 //go:generate go run gen_rows.go
-//go:generate go run gen_z.go
 
 // rowKernel is one of gen_rows.go's kernels: rows output rows of one
 // channel of a conv block whose side is a multiple of 8.
@@ -210,14 +209,14 @@ func pool2(dst, src []float32, h, ps, nch, wide int) {
 }
 
 // SIMDZ reports whether the forward pass's convolutions and dense
-// layers use the AVX-512 kernels (convz_amd64.s, which gen_z.go writes,
+// layers use the AVX-512 kernels (convz_amd64.s, which gen_rows.go writes,
 // and densez_amd64.s): the processor has AVX-512F and the OS saves its
 // registers. GODEBUG=cpu.avx512f=off turns them off (to measure the AVX2
 // kernels on such a machine); tests turn it off to compare.
 var SIMDZ = SIMD && cpu.X86.HasAVX512F
 
-// zKernel is one of gen_z.go's kernels: c output channels over a run of
-// vectors of 16 outputs.
+// zKernel is one of the AVX-512 kernels gen_rows.go writes: c output
+// channels over a run of vectors of 16 outputs.
 type zKernel struct {
 	c int
 	f func(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32, mask uint64)

@@ -1,18 +1,13 @@
 //go:build amd64
 
 #include "textflag.h"
+#include "flush_amd64.h"
 
 // func conv9AVX2(dst *float32, n int, r0, r1, r2 *float32, w *[9]float32)
 // dst[i] += sum over rows r (r0, r1, r2) and taps j (0..2) of
 // w[3r+j]*row_r[i+j], for i < n, n a multiple of 8.
 TEXT ·conv9AVX2(SB), NOSPLIT, $8-48
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ r0+16(FP), SI
@@ -50,7 +45,7 @@ loop:
 	JMP         loop
 
 done:
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
@@ -61,13 +56,7 @@ done:
 // fused multiply-add), as vec.Dot's four sums are, so the bits are the
 // same; eight rows keep eight additions in flight.
 TEXT ·dotRows8SSE(SB), NOSPLIT, $8-40
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), DX
@@ -123,7 +112,7 @@ ddone:
 	VMOVUPS X5, 80(DI)
 	VMOVUPS X6, 96(DI)
 	VMOVUPS X7, 112(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	RET
 
 // func grad9AVX2(out *[72]float32, dk, p *float32, ps, n int)
@@ -132,13 +121,7 @@ ddone:
 // dk[i]*p[(t/3)*ps + t%3 + i], n a multiple of 8 (fused multiply-adds, in
 // order of i).
 TEXT ·grad9AVX2(SB), NOSPLIT, $8-40
-	// denormals flushed to zero for the call (MXCSR FTZ|DAZ), restored at RET
-	STMXCSR 0(SP)
-	MOVL 0(SP), AX
-	MOVL AX, 4(SP)
-	ORL $0x8040, AX
-	MOVL AX, 0(SP)
-	LDMXCSR 0(SP)
+	FLUSH_ON
 	MOVQ out+0(FP), DI
 	MOVQ dk+8(FP), SI
 	MOVQ p+16(FP), DX
@@ -184,7 +167,7 @@ gdone:
 	VMOVUPS Y6, 192(DI)
 	VMOVUPS Y7, 224(DI)
 	VMOVUPS Y8, 256(DI)
-	LDMXCSR 4(SP)
+	FLUSH_OFF
 	VZEROUPPER
 	RET
 
