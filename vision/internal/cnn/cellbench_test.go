@@ -1,6 +1,7 @@
 package cnn
 
 import (
+	"math"
 	"testing"
 )
 
@@ -42,5 +43,43 @@ func BenchmarkBackwardHeight(b *testing.B) {
 			b.Fatal(err)
 		}
 		ws.Backward(x, 3, gr)
+	}
+}
+
+// BenchmarkTrainStep is one Adam step of a 16-sample batch of the
+// committed height CNN's architecture, with normal weights and with a
+// third of them subnormal (as weight decay leaves trained networks; the
+// step flushes them, so only the first step meets them).
+func BenchmarkTrainStep(b *testing.B) {
+	for _, sub := range []bool{false, true} {
+		name := "normal"
+		if sub {
+			name = "third-subnormal"
+		}
+		b.Run(name, func(b *testing.B) {
+			n, x := benchNet(b, Arch{InC: 12, Side: 12, Convs: []int{48, 96}, Hidden: 128, Classes: 8})
+			if sub {
+				for _, p := range n.params() {
+					for i := range p {
+						if i%3 == 0 {
+							p[i] = math.Float32frombits(uint32(1 + i%1000))
+						}
+					}
+				}
+			}
+			ws, gr := n.NewWorkspace(), n.NewGrads()
+			ad := n.NewAdam(1e-9)
+			ad.WeightDecay = 1e-4
+			for b.Loop() {
+				for k := 0; k < 16; k++ {
+					if err := ws.Forward(x); err != nil {
+						b.Fatal(err)
+					}
+					ws.Backward(x, 3, gr)
+				}
+				ad.Step(n, gr, 16)
+				gr.Zero()
+			}
+		})
 	}
 }

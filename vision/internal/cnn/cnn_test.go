@@ -549,3 +549,20 @@ func TestUnmarshalFlushesSubnormals(t *testing.T) {
 		t.Errorf("normal parameters changed: %g, %g; want %g, %g", m.convs[0].w[2], m.output.w[0], n.convs[0].w[2], n.output.w[0])
 	}
 }
+
+// TestAdamFlushesSubnormals: a weight an Adam step leaves subnormal (or
+// finds so) is zero after it; the others move as before.
+func TestAdamFlushesSubnormals(t *testing.T) {
+	n := smallNet(t)
+	gr := n.NewGrads()
+	n.convs[0].w[0] = math.Float32frombits(5)
+	before := n.convs[0].w[1]
+	ad := n.NewAdam(1e-3)
+	ad.Step(n, gr, 1) // zero gradients: only the flush changes a weight
+	if n.convs[0].w[0] != 0 {
+		t.Errorf("subnormal weight %g after a step, want 0", n.convs[0].w[0])
+	}
+	if n.convs[0].w[1] != before {
+		t.Errorf("a normal weight with zero gradient moved: %g -> %g", before, n.convs[0].w[1])
+	}
+}

@@ -2,6 +2,8 @@ package cnn
 
 import (
 	"math"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/vec"
 )
 
 // Grads accumulates parameter gradients over a mini-batch, in params order.
@@ -172,6 +174,11 @@ func (a *Adam) Step(n *Net, gr *Grads, batch int) {
 			vh := float64(v[i]) / b2t
 			p[i] -= float32(a.LR * mh / (math.Sqrt(vh) + a.Eps))
 		}
+		// Weight decay leaves many weights subnormal; they read as zero
+		// in every SIMD kernel, and on many Intel processors every Go
+		// multiply by one takes a slow assist (a third of the weights so:
+		// a training step 35 % slower). They are zero from here on.
+		vec.FlushSubnormals(p)
 	}
 }
 
