@@ -194,6 +194,8 @@ type Detector struct {
 	// bench only, whether each still's truth file says which
 	inPlay          uint64
 	inPlayFromTruth bool
+	// benchRepeat is how many times Bench times each frame (SetBenchRepeat)
+	benchRepeat int
 	// how many frames the line-work finder searched (for tests)
 	lineSearches int
 }
@@ -221,6 +223,12 @@ func (d *Detector) SetInPlay(seats []int) error {
 // truth file (the seats its cards belong to), as a game's setup gives
 // them; SetInPlay's seats are used otherwise.
 func (d *Detector) SetInPlayFromTruth(on bool) { d.inPlayFromTruth = on }
+
+// SetBenchRepeat makes Bench detect each frame n times (n < 1: once) and
+// time it by the fastest run, so that a busy machine's pauses do not count
+// as the frame's cost; every run must read the frame the same
+// (ErrNotRepeatable otherwise).
+func (d *Detector) SetBenchRepeat(n int) { d.benchRepeat = n }
 
 // NewDetector makes a detector.
 func NewDetector(opts Options) *Detector {

@@ -329,6 +329,11 @@ median milliseconds per frame.
 				return err
 			}
 			defer d.Close()
+			repeat := v.GetInt("repeat")
+			if repeat < 1 {
+				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --repeat %d: want at least 1", repeat)}
+			}
+			d.SetBenchRepeat(repeat)
 			out := cmd.OutOrStdout()
 			if len(dirs) > 1 || v.GetBool("brief") {
 				return benchBrief(out, d, dirs, v.GetBool("json"))
@@ -391,6 +396,7 @@ median milliseconds per frame.
 	f.String("corpus", "", "folder of images with truth files beside them; several, comma-separated, for one line each and their total (as --brief)")
 	detectorFlags(cmd)
 	f.Int("failures", 0, "list up to this many misread cells and cards (one corpus, not --brief)")
+	f.Int("repeat", 1, "detect each frame this many times and time it by the fastest run (a busy machine's pauses left out); every run must read the frame the same")
 	f.Bool("json", false, "print JSON (with several corpora: an object of reports by folder)")
 	f.Bool("brief", false, "one line per corpus: stacks wholly right (all, and those under the camera: sliding under 3 px per die), empty/occupied mistakes, uncovered cards found, height/material/pips, median corner error; then the total")
 	return cmd

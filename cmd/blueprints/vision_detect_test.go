@@ -302,3 +302,28 @@ func TestVisionDetectUnderCamera(t *testing.T) {
 	assert.Contains(t, text, "seat 1 card at")
 	assert.Equal(t, 1, strings.Count(text, "under the camera"), text)
 }
+
+// TestVisionBenchRepeat: --repeat times each frame by the fastest of its
+// runs, reads the same as one run, says how many runs in the JSON, and a
+// count below one is refused by name.
+func TestVisionBenchRepeat(t *testing.T) {
+	dir := copyStills(t, "0007", "0021")
+	once, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json")
+	require.Equal(t, 0, code, msg)
+	thrice, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json", "--repeat", "3")
+	require.Equal(t, 0, code, msg)
+	var a, b map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(once), &a))
+	require.NoError(t, json.Unmarshal([]byte(thrice), &b))
+	assert.JSONEq(t, "1", string(a["timing_runs"]))
+	assert.JSONEq(t, "3", string(b["timing_runs"]))
+	for k := range a {
+		if strings.HasPrefix(k, "ms_per_frame") || k == "timing_runs" {
+			continue
+		}
+		assert.JSONEq(t, string(a[k]), string(b[k]), k)
+	}
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", dir, "--repeat", "0")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "--repeat 0")
+}
