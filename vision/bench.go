@@ -400,7 +400,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	}
 	rep.CornerErrPx = median(cornerErr)
 	for _, e := range cornerErr {
-		rep.CornerErrMaxPx = math.Max(rep.CornerErrMaxPx, e)
+		rep.CornerErrMaxPx = max(rep.CornerErrMaxPx, e)
 	}
 	for _, t := range []*Tally{&rep.HiddenByDice, &rep.HandFlagged, &rep.NoFalseOcclusion, &rep.CardFoundUncovered, &rep.CardFoundInView, &rep.CardFound, &rep.SeatRight, &rep.Occupancy, &rep.Material, &rep.Pips, &rep.Height, &rep.Stack} {
 		t.finish()
@@ -599,7 +599,7 @@ func nearestCard(cards []Card, used []bool, corners [4][2]float64) (int, float64
 		}
 		e := 0.0
 		for k := 0; k < 4; k++ {
-			e = math.Max(e, math.Hypot(c.Corners[k][0]-corners[k][0], c.Corners[k][1]-corners[k][1]))
+			e = max(e, math.Hypot(c.Corners[k][0]-corners[k][0], c.Corners[k][1]-corners[k][1]))
 		}
 		if e < bestErr {
 			best, bestErr = i, e

@@ -60,7 +60,7 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 	for i := range cr {
 		dc = append(dc, dist2([2]float64{cr[i], cg[i]}, bg.card))
 	}
-	bg.cardTol = math.Max(0.03, 2.5*median(dc))
+	bg.cardTol = max(0.03, 2.5*median(dc))
 	bg.lineLum = 1.25 * median(sums)
 	var tr, tg, ts []float64
 	for _, off := range []float64{8, 14, 20} {
@@ -85,7 +85,7 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 	for i := range tr {
 		dt = append(dt, dist2([2]float64{tr[i], tg[i]}, bg.table))
 	}
-	bg.tableTol = math.Max(0.025, 2.5*median(dt))
+	bg.tableTol = max(0.025, 2.5*median(dt))
 	return bg
 }
 
@@ -119,7 +119,7 @@ func (d *Detector) whiteGains(cam Camera, p cardPose) ([3]float64, float64) {
 	if sb < 1 || sg < 1 || sr < 1 {
 		return [3]float64{1, 1, 1}, 200
 	}
-	return [3]float64{mean / sb, mean / sg, mean / sr}, math.Max(mean/float64(len(on)), 20)
+	return [3]float64{mean / sb, mean / sg, mean / sr}, max(mean/float64(len(on)), 20)
 }
 
 // dieLike says whether a pixel shows a die: neither the card (its colour,
@@ -374,7 +374,7 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 			}
 			sh := shares[r][col]
 			cell := &Cell{Height: h}
-			cell.HeightConf = math.Max(0, math.Min(1, sh[h]-sh[h+1]))
+			cell.HeightConf = max(0, min(1, sh[h]-sh[h+1]))
 			fs := d.topFace(cam, c.pose, &bg, r, col, h)
 			cell.Material = material(fs)
 			var pipConf float64
@@ -382,7 +382,7 @@ func (d *Detector) readCells(c *Card, cam Camera) {
 			if cell.Pips > 0 {
 				cell.Top = string([]byte{cell.Material, byte('0' + cell.Pips)})
 			}
-			cell.Confidence = math.Min(cell.HeightConf, pipConf)
+			cell.Confidence = min(cell.HeightConf, pipConf)
 			c.Cells[r][col] = cell
 		}
 	}

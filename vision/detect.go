@@ -1043,9 +1043,9 @@ func (d *Detector) orient(cam Camera, c Vec3, a Vec3, reachU, reachV float64) (p
 	s1, dv1 := d.bestGridShift(cam, p1, true, reachV)
 	s2, dv2 := d.bestGridShift(cam, p2, true, reachV)
 	var dv float64
-	grid, other = math.Max(s1, s2), math.Min(s1, s2)
+	grid, other = max(s1, s2), min(s1, s2)
 	t1, t2 := s1, s2 // what decides the way up
-	if math.Max(s1, s2) < weakGrid {
+	if max(s1, s2) < weakGrid {
 		// The horizontal lines barely show either way (a tall stack
 		// over the grid, an outline grown by a screen's edge): the
 		// vertical ones, which also lie elsewhere on a card turned

@@ -199,7 +199,7 @@ func segmentCrossesBox(o, p, lo, hi Vec3) bool {
 		if a > b {
 			a, b = b, a
 		}
-		t0, t1 = math.Max(t0, a), math.Min(t1, b)
+		t0, t1 = max(t0, a), min(t1, b)
 		if t0 > t1 {
 			return false
 		}

@@ -221,7 +221,7 @@ func normalise(x []float32) {
 	}
 	n := float64(len(x))
 	mean := s / n
-	sd := math.Sqrt(math.Max(s2/n-mean*mean, 0))
+	sd := math.Sqrt(max(s2/n-mean*mean, 0))
 	if sd < 1 {
 		sd = 1
 	}
@@ -436,7 +436,7 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			}
 			cell := &Cell{Height: bestH, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
 			cell.Top = string([]byte{cell.Material, byte('1' + pi)})
-			cell.Confidence = math.Min(dec.Confidence, float64(pp))
+			cell.Confidence = min(dec.Confidence, float64(pp))
 			c.Cells[r][col] = cell
 		}
 	}
@@ -532,7 +532,7 @@ func settleClashes(reads []*cellRead, faceOf func(i, h int) (x, y, size float64,
 					continue
 				}
 				xb, yb, sb, okb := faceOf(b, rb.dec.Height)
-				if !okb || !(math.Hypot(xa-xb, ya-yb) < faceClash*math.Min(sa, sb)) {
+				if !okb || !(math.Hypot(xa-xb, ya-yb) < faceClash*min(sa, sb)) {
 					continue // apart (or no number: a pose out of reach)
 				}
 				loser := ra
@@ -768,7 +768,7 @@ func DecideCell(p *[MaxStack][TopClasses]float32) Decision {
 	for h := 1; h <= MaxStack; h++ {
 		q := &p[h-1]
 		hand += float64(q[HandClass]) / MaxStack
-		s := math.Max(0, 1-float64(q[0])-float64(q[HandClass]))
+		s := max(0, 1-float64(q[0])-float64(q[HandClass]))
 		sum += s
 		if s > best {
 			best, bestH = s, h
@@ -777,7 +777,7 @@ func DecideCell(p *[MaxStack][TopClasses]float32) Decision {
 	if hand > 0.5 {
 		return Decision{Occluded: true, Confidence: hand}
 	}
-	occ := math.Min(sum, 1)
+	occ := min(sum, 1)
 	if occ <= 0.5 || bestH == 0 {
 		return Decision{Confidence: 1 - occ}
 	}
@@ -791,7 +791,7 @@ func DecideCell(p *[MaxStack][TopClasses]float32) Decision {
 	hc := best / sum
 	return Decision{
 		Height: bestH, Material: topMaterials[mi-1], HeightConf: hc,
-		Confidence: math.Min(occ, math.Min(hc, float64(q[mi])/best)),
+		Confidence: min(occ, min(hc, float64(q[mi])/best)),
 	}
 }
 
@@ -839,7 +839,7 @@ func (dec *Decision) setMaterial(q *[TopClasses]float32) {
 	}
 	dec.Material = topMaterials[mi-1]
 	if sum > 0 {
-		dec.Confidence = math.Min(dec.Confidence, float64(q[mi]/sum))
+		dec.Confidence = min(dec.Confidence, float64(q[mi]/sum))
 	}
 }
 
@@ -862,7 +862,7 @@ func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32) {
 		}
 	}
 	dec.Material = topMaterials[best]
-	dec.Confidence = math.Min(dec.Confidence, float64(bp))
+	dec.Confidence = min(dec.Confidence, float64(bp))
 }
 
 // materialCNNWeight is the material CNN's weight in the mean with the top

@@ -140,7 +140,7 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 				if seated&(1<<seat) != 0 {
 					continue
 				}
-				for s := lo; s <= math.Max(lo, hi-L); s += lineSlideStep {
+				for s := lo; s <= max(lo, hi-L); s += lineSlideStep {
 					// start lies at card (s, sd.at) or (sd.at, s)
 					cu, cv := s, sd.at
 					if !sd.alongU {
@@ -263,7 +263,7 @@ func (d *Detector) lineScore(cam Camera, p cardPose, rb []uint8) float64 {
 				on++
 			}
 		}
-		score = math.Min(score, float64(on)/float64(max(1, n)))
+		score = min(score, float64(on)/float64(max(1, n)))
 	}
 	return score
 }

@@ -128,7 +128,7 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 	for i := range str {
 		str[i] = math.Inf(-1)
 		if i >= side && i < n-side {
-			str[i] = math.Min(buf[i]-buf[i-side], buf[i]-buf[i+side])
+			str[i] = min(buf[i]-buf[i-side], buf[i]-buf[i+side])
 		}
 	}
 	for i := side; i < n-side; i++ {
@@ -146,7 +146,7 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 		if i > side && i < n-side-1 {
 			a, b, c := str[i-1], str[i], str[i+1]
 			if den := a - 2*b + c; den < 0 {
-				sub = math.Max(-0.5, math.Min(0.5, 0.5*(a-c)/den))
+				sub = max(-0.5, min(0.5, 0.5*(a-c)/den))
 			}
 		}
 		out = append(out, (float64(i)+sub)*step-full)

@@ -127,7 +127,7 @@ func insidePolygon(p []Vec3, x, y float64) bool {
 func bestPair(x []float64, gap float64, hist []int) (n int, at float64, _ []int) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range x {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
 	// bins from lo-gap to hi+gap, so either line may lie past the outline
 	base := lo - gap - sidesTol

@@ -57,7 +57,7 @@ func (d *Detector) table() *tableColour {
 	t.sum = b + g + r
 	if t.sum > 0 {
 		t.b, t.g = b/t.sum, g/t.sum
-		t.blue = (b-math.Max(g, r))/t.sum >= blueWeak
+		t.blue = (b-max(g, r))/t.sum >= blueWeak
 	}
 	return t
 }

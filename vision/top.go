@@ -2,7 +2,6 @@ package vision
 
 import (
 	"image"
-	"math"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -68,11 +67,11 @@ func (d *Detector) topFace(cam Camera, p cardPose, bg *background, row, col, h i
 		kr, kg, ks = append(kr, rs[i]), append(kg, gs[i]), append(ks, ss[i])
 	}
 	fs.r, fs.g = median(kr), median(kg)
-	fs.rel = median(ks) / math.Max(bg.tableSum, 1)
+	fs.rel = median(ks) / max(bg.tableSum, 1)
 	med := median(ss)
 	sorted := append([]float64(nil), ss...)
 	sort.Float64s(sorted)
-	fs.spread = (sorted[len(sorted)*3/4] - sorted[len(sorted)/4]) / math.Max(med, 1)
+	fs.spread = (sorted[len(sorted)*3/4] - sorted[len(sorted)/4]) / max(med, 1)
 	return fs
 }
 
@@ -143,7 +142,7 @@ func (d *Detector) countPips(cam Camera, p cardPose, row, col, h int) (int, floa
 			pips++
 		}
 	}
-	conf := math.Min(1, (top-face)/80)
+	conf := min(1, (top-face)/80)
 	if pips < 1 || pips > 6 {
 		return 0, 0
 	}

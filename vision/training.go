@@ -150,7 +150,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 			hidden[[2]int{tcell.Row, tcell.Col}] = tcell.Dice
 		}
 		for _, o := range tc.Occluded {
-			hand[o] = math.Max(hand[o], 1e-6)
+			hand[o] = max(hand[o], 1e-6)
 		}
 		for r := 0; r < 3 && r < len(tc.Building); r++ {
 			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
