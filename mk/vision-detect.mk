@@ -18,6 +18,17 @@ vision-bench: test-deps
 vision-bench-mistakes: test-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus vision/testdata/synth-mistakes/stills
 
+# Speed of detect on one core, as the targets measure it: the bench
+# corpus's four-card median with each frame timed by the fastest of three
+# runs (a busy machine's pauses left out), then BenchmarkDetect. On an
+# AVX-512 machine, SPEED_GODEBUG=cpu.avx512f=off measures the AVX2 kernels.
+SPEED_GODEBUG ?=
+.PHONY: vision-speed
+vision-speed: test-deps
+	$(GO) build -o build/blueprints ./cmd/blueprints
+	GODEBUG=$(SPEED_GODEBUG) taskset -c 0 build/blueprints vision bench --repeat 3 --corpus vision/testdata/synth/stills --json | grep ms_per_frame
+	GODEBUG=$(SPEED_GODEBUG) taskset -c 0 $(GO) test -count=1 -run '^$$' -bench 'BenchmarkDetect$$' -benchmem ./vision/
+
 # A second corpus for choosing how the reader reads (gates, views, rules),
 # so that such choices are not made on the bench corpus they are then
 # measured on: 240 stills of seed 2001, never trained on, rendered here
