@@ -90,3 +90,11 @@ func pool2Go(dst, src []float32, h, ps, nch, wide int) {
 		}
 	}
 }
+
+// convReluEach computes all nout output channels of a conv block, each
+// wide values of act, with one convRelu per channel.
+func convReluEach(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {
+	for k := 0; k < nout; k++ {
+		convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
+	}
+}

@@ -233,9 +233,7 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 	// values done in Go by convRelu, without fused multiply-adds: it stays
 	// there, for the same bits)
 	if !SIMDZ || nin < 1 || nout < 1 || wide < 8 || wide%8 != 0 {
-		for k := 0; k < nout; k++ {
-			convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
-		}
+		convReluEach(act, pad, pst, nin, ps, w, b, nout, wide)
 		return
 	}
 	// everything the kernels read and write, bounds-checked here (reads

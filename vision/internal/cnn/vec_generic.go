@@ -26,9 +26,7 @@ func pool2(dst, src []float32, h, ps, nch, wide int) { pool2Go(dst, src, h, ps, 
 // convReluLayer computes all nout output channels of a conv block, each
 // wide values of act, one channel at a time.
 func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {
-	for k := 0; k < nout; k++ {
-		convRelu(act[k*wide:(k+1)*wide], pad, pst, nin, ps, w[k*nin*9:(k+1)*nin*9], b[k])
-	}
+	convReluEach(act, pad, pst, nin, ps, w, b, nout, wide)
 }
 
 // denseWT: no other layout here.
