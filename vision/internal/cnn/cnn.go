@@ -1,12 +1,3 @@
-// Package cnn is a very small convolutional network in pure Go: a stack of
-// 3x3 convolutions (same padding, ReLU, 2x2 max-pool), one hidden dense layer
-// with ReLU, and a softmax output. It exists so the dice pip reader can carry
-// a learned classifier without a machine-learning runtime: inference needs no
-// allocation once a Workspace exists, training is plain mini-batch Adam,
-// seeded and single-threaded, and a model is a few tens of kilobytes.
-//
-// It knows nothing about images or dice: the caller hands it a C×H×W tensor
-// of float32 and gets class probabilities back.
 package cnn
 
 import (
