@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -334,6 +335,13 @@ median milliseconds per frame.
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --repeat %d: want at least 1", repeat)}
 			}
 			d.SetBenchRepeat(repeat)
+			if path := v.GetString("cpuprofile"); path != "" {
+				stop, err := startCPUProfile(path)
+				if err != nil {
+					return &exitError{code: 2, msg: "blueprints vision bench: --cpuprofile " + err.Error()}
+				}
+				defer stop()
+			}
 			out := cmd.OutOrStdout()
 			if len(dirs) > 1 || v.GetBool("brief") {
 				return benchBrief(out, d, dirs, v.GetBool("json"))
@@ -396,6 +404,7 @@ median milliseconds per frame.
 	f.String("corpus", "", "folder of images with truth files beside them; several, comma-separated, for one line each and their total (as --brief)")
 	detectorFlags(cmd)
 	f.Int("failures", 0, "list up to this many misread cells and cards (one corpus, not --brief)")
+	f.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
 	f.Int("repeat", 1, "detect each frame this many times and time it by the fastest run (a busy machine's pauses left out); every run must read the frame the same")
 	f.Bool("json", false, "print JSON (with several corpora: an object of reports by folder)")
 	f.Bool("brief", false, "one line per corpus: stacks wholly right (all, and those under the camera: sliding under 3 px per die), empty/occupied mistakes, uncovered cards found, height/material/pips, median corner error; then the total")
@@ -454,3 +463,20 @@ func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) e
 // than 3 px per die: those near the table point straight under the camera,
 // where heights read worst (--brief shows them beside the whole).
 const underCameraSlide = "slide=0-3px"
+
+// startCPUProfile profiles the process's CPU into a new file at path until
+// the returned stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}

@@ -327,3 +327,21 @@ func TestVisionBenchRepeat(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "--repeat 0")
 }
+
+// TestVisionBenchCPUProfile: --cpuprofile writes a gzipped pprof profile
+// of the run; a file that cannot be made is named in the error.
+func TestVisionBenchCPUProfile(t *testing.T) {
+	dir := copyStills(t, "0007")
+	prof := filepath.Join(t.TempDir(), "bench.pgo")
+	_, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--cpuprofile", prof)
+	require.Equal(t, 0, code, msg)
+	data, err := os.ReadFile(prof)
+	require.NoError(t, err)
+	require.Greater(t, len(data), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, data[:2], "a pprof profile is gzipped")
+
+	bad := filepath.Join(t.TempDir(), "no-such-dir", "bench.pgo")
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", dir, "--cpuprofile", bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "no-such-dir")
+}
