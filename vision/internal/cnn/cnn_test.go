@@ -420,13 +420,7 @@ func TestDotRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, rows := range []int{1, 7, 8, 9, 16, 20} {
 		for _, n := range []int{1, 3, 4, 5, 36, 38, 576} {
-			w, x := make([]float32, rows*n), make([]float32, n)
-			for i := range w {
-				w[i] = float32(rng.NormFloat64())
-			}
-			for i := range x {
-				x[i] = float32(rng.NormFloat64())
-			}
+			w, x := normals(rng, rows*n), normals(rng, n)
 			got := make([]float32, rows)
 			dotRows(got, w, x)
 			for j := range got {
@@ -534,14 +528,7 @@ func TestUnmarshalFlushesSubnormals(t *testing.T) {
 	n := smallNet(t)
 	tiny := math.Float32frombits(3)
 	n.convs[0].w[0], n.convs[0].w[1], n.hidden.b[0] = tiny, -tiny, tiny
-	data, err := n.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := reread(t, n)
 	if m.convs[0].w[0] != 0 || m.convs[0].w[1] != 0 || m.hidden.b[0] != 0 {
 		t.Errorf("subnormal parameters read as %g, %g, %g; want zeros", m.convs[0].w[0], m.convs[0].w[1], m.hidden.b[0])
 	}
@@ -565,4 +552,27 @@ func TestAdamFlushesSubnormals(t *testing.T) {
 	if n.convs[0].w[1] != before {
 		t.Errorf("a normal weight with zero gradient moved: %g -> %g", before, n.convs[0].w[1])
 	}
+}
+
+// reread is n written as a model file and read back.
+func reread(t *testing.T, n *Net) *Net {
+	t.Helper()
+	data, err := n.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// normals is k values drawn from rng's normal distribution.
+func normals(rng *rand.Rand, k int) []float32 {
+	v := make([]float32, k)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
 }

@@ -190,13 +190,7 @@ func TestDotRowsWT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, out := range []int{32, 64, 128} {
 		for _, in := range []int{4, 5, 7, 64, 576, 1027, 3456} {
-			w, x := make([]float32, out*in), make([]float32, in)
-			for i := range w {
-				w[i] = float32(rng.NormFloat64())
-			}
-			for i := range x {
-				x[i] = float32(rng.NormFloat64())
-			}
+			w, x := normals(rng, out*in), normals(rng, in)
 			wt := denseWT(w, in, out)
 			if wt == nil {
 				t.Fatalf("%d x %d: no layout", out, in)
@@ -219,14 +213,7 @@ func TestDotRowsWT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := n.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Unmarshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := reread(t, n)
 	if m.hidden.wt == nil {
 		t.Fatal("a model file read without the dense layout")
 	}
