@@ -187,8 +187,9 @@ type Detector struct {
 	// the others (glassPipWeight), and its probabilities
 	glassPips pipReader
 	glassPipP []float32
-	views     viewBufs // scratch for reading several views (views.go)
-	lw        lineBufs // the line-work card finder's Mats (linework.go)
+	views     viewBufs   // scratch for reading several views (views.go)
+	lw        lineBufs   // the line-work card finder's Mats (linework.go)
+	white     whitePlane // the frame's whiteness, as read (frame.white)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which
@@ -315,6 +316,7 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 		return Result{}, fmt.Errorf("%w: the frame's rows are not contiguous", ErrImage)
 	}
 	d.img = newFrame(img)
+	d.white.use(&d.img)
 	d.tableC = tableColour{}
 	defer func() { d.img = frame{} }() // its slices alias img's memory
 	cards := d.findCards(cam)

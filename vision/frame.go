@@ -1,6 +1,10 @@
 package vision
 
-import "gocv.io/x/gocv"
+import (
+	"gocv.io/x/gocv"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
+)
 
 // frame gives Go code read access to one frame's BGR pixels. The slice
 // aliases the Mat's memory and is valid only while the Mat is.
@@ -8,6 +12,10 @@ type frame struct {
 	mat  gocv.Mat
 	w, h int
 	bgr  []uint8
+	// the whiteness plane (whitePlane), if any
+	wplane []int16
+	wdone  []bool
+	wtiles int
 }
 
 func newFrame(bgr gocv.Mat) frame {
@@ -15,51 +23,93 @@ func newFrame(bgr gocv.Mat) frame {
 	return frame{mat: bgr, w: bgr.Cols(), h: bgr.Rows(), bgr: b}
 }
 
+// index is the byte offset of the pixel nearest (x, y) (pixel).
 func (f *frame) index(x, y float64) (int, bool) {
+	ix, iy, ok := f.pixel(x, y)
+	return (iy*f.w + ix) * 3, ok
+}
+
+// pixel is the pixel nearest (x, y); ok is false outside the frame.
+func (f *frame) pixel(x, y float64) (ix, iy int, ok bool) {
 	if !(x >= -0.5 && y >= -0.5) { // int() truncates towards zero; NaN is outside too
-		return 0, false
+		return 0, 0, false
 	}
-	ix, iy := int(x+0.5), int(y+0.5)
+	ix, iy = int(x+0.5), int(y+0.5)
 	if ix < 0 || iy < 0 || ix >= f.w || iy >= f.h {
-		return 0, false
+		return 0, 0, false
 	}
-	return (iy*f.w + ix) * 3, true
+	return ix, iy, true
 }
 
 // whiteness is high for the card's white line work: bright and unsaturated
 // (HSV value minus saturation, from BGR).
 func (f *frame) whiteness(x, y float64) float64 {
-	i, ok := f.index(x, y)
+	ix, iy, ok := f.pixel(x, y)
 	if !ok {
 		return 0
 	}
+	return float64(f.white(ix, iy))
+}
+
+// valSat is HSV's value and saturation (0..255) of a BGR pixel
+// (pix.ValSat: the saturation rounded down).
+func valSat(b, g, r uint8) (v, s int) { return pix.ValSat(b, g, r) }
+
+// whiteTile is how many pixels of a row the whiteness plane fills at a
+// time, when the first of them is read.
+const whiteTile = 64
+
+// whitePlane is a frame's whiteness (HSV value minus saturation) kept
+// pixel by pixel, filled a tile of whiteTile pixels of a row at a time as
+// the line fits first read them, by pix.Whiteness's AVX-512 kernel: the
+// card finder reads each pixel of a card's line work some five times a
+// frame. Where there is no such kernel the plane is not used (plane nil)
+// and each read computes the pixel's whiteness again, which is then
+// cheaper than filling tiles of pixels never read.
+type whitePlane struct {
+	plane []int16 // w·h, valid where its tile is done
+	done  []bool  // per tile: h rows of tiles
+	tiles int     // tiles per row
+}
+
+// use makes p the whiteness plane of frame f, every tile still to fill:
+// p's memory is kept from frame to frame.
+func (p *whitePlane) use(f *frame) {
+	if !pix.FastWhiteness {
+		return
+	}
+	p.tiles = (f.w + whiteTile - 1) / whiteTile
+	if len(p.plane) != f.w*f.h || len(p.done) != f.h*p.tiles {
+		p.plane, p.done = make([]int16, f.w*f.h), make([]bool, f.h*p.tiles)
+	} else {
+		clear(p.done)
+	}
+	f.wplane, f.wdone, f.wtiles = p.plane, p.done, p.tiles
+}
+
+// white is the whiteness (HSV value minus saturation) of pixel (x, y),
+// which must lie in the frame.
+func (f *frame) white(x, y int) int {
+	if t := y*f.wtiles + int(uint(x)/whiteTile); t < len(f.wdone) && f.wdone[t] {
+		return int(f.wplane[y*f.w+x])
+	}
+	return f.whiteSlow(x, y)
+}
+
+// whiteSlow is white where the pixel's tile is not filled yet (it fills
+// it), or where there is no plane.
+func (f *frame) whiteSlow(x, y int) int {
+	if f.wplane != nil {
+		x0 := x / whiteTile * whiteTile
+		x1 := min(x0+whiteTile, f.w)
+		pix.Whiteness(f.wplane[y*f.w+x0:y*f.w+x1], f.bgr[(y*f.w+x0)*3:(y*f.w+x1)*3])
+		f.wdone[y*f.wtiles+x/whiteTile] = true
+		return int(f.wplane[y*f.w+x])
+	}
+	i := (y*f.w + x) * 3
 	v, s := valSat(f.bgr[i], f.bgr[i+1], f.bgr[i+2])
-	return float64(v) - float64(s)
+	return v - s
 }
-
-// valSat is HSV's value and saturation (0..255) of a BGR pixel. The
-// saturation is (v-lo)·255/v rounded down, by a multiply with v's
-// reciprocal instead of a division (exact for every pixel:
-// TestValSatExact), as it is read for millions of pixels a frame.
-func valSat(b, g, r uint8) (v, s int) {
-	hi := max(b, g, r)
-	v = int(hi)
-	lo := int(min(b, g, r))
-	if v == 0 {
-		return 0, 0
-	}
-	return v, int(uint64((v-lo)*255) * recip32[hi] >> 32)
-}
-
-// recip32[d] is 2^32/d rounded up (d > 0): n·recip32[d] >> 32 is n/d
-// rounded down for every n < 2^16, since the rounding adds less than
-// n/2^32 < 1/d to the quotient.
-var recip32 = func() (t [256]uint64) {
-	for d := uint64(1); d < 256; d++ {
-		t[d] = (1<<32)/d + 1
-	}
-	return t
-}()
 
 // gray is the brightness at a point, bilinear between pixels.
 func (f *frame) gray(x, y float64) float64 {

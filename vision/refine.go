@@ -162,12 +162,15 @@ func (f *frame) whitenessAt(x, y float64) float64 {
 	x0, y0 := int(x), int(y)
 	x1, y1 := min(x0+1, f.w-1), min(y0+1, f.h-1)
 	fx, fy := x-float64(x0), y-float64(y0)
-	w := func(xx, yy int) float64 {
-		i := (yy*f.w + xx) * 3
-		v, s := valSat(f.bgr[i], f.bgr[i+1], f.bgr[i+2])
-		return float64(v - s)
+	var w00, w10, w01, w11 int
+	if t0, t1, k0, k1 := y0*f.wtiles, y1*f.wtiles, x0/whiteTile, x1/whiteTile; t1+k1 < len(f.wdone) &&
+		f.wdone[t0+k0] && f.wdone[t0+k1] && f.wdone[t1+k0] && f.wdone[t1+k1] {
+		r0, r1 := f.wplane[y0*f.w:y0*f.w+f.w], f.wplane[y1*f.w:y1*f.w+f.w]
+		w00, w10, w01, w11 = int(r0[x0]), int(r0[x1]), int(r1[x0]), int(r1[x1])
+	} else {
+		w00, w10, w01, w11 = f.white(x0, y0), f.white(x1, y0), f.white(x0, y1), f.white(x1, y1)
 	}
-	return (1-fy)*((1-fx)*w(x0, y0)+fx*w(x1, y0)) + fy*((1-fx)*w(x0, y1)+fx*w(x1, y1))
+	return (1-fy)*((1-fx)*float64(w00)+fx*float64(w10)) + fy*((1-fx)*float64(w01)+fx*float64(w11))
 }
 
 // A probe's ridges: where across its line they lie (a slice of
