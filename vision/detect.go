@@ -187,9 +187,10 @@ type Detector struct {
 	// the others (glassPipWeight), and its probabilities
 	glassPips pipReader
 	glassPipP []float32
-	views     viewBufs   // scratch for reading several views (views.go)
-	lw        lineBufs   // the line-work card finder's Mats (linework.go)
-	white     whitePlane // the frame's whiteness, as read (frame.white)
+	views     viewBufs    // scratch for reading several views (views.go)
+	lw        lineBufs    // the line-work card finder's Mats (linework.go)
+	white     whitePlane  // the frame's whiteness, as read (frame.white)
+	fracs     [][]float64 // ridgesAt's steps along a probe (fractions)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which
@@ -851,16 +852,19 @@ func (d *Detector) maskFrom(ts, tw *[766]int16, bg bool) {
 		d.halfBuf = make([]uint8, hw*hh)
 		d.seedBuf = make([]bool, hw*hh)
 	}
-	for k, px := range d.bluePx[:hw*hh] {
-		v, sum := px.v, px.sum
+	px := d.bluePx[:hw*hh]
+	seed, half := d.seedBuf[:len(px)], d.halfBuf[:len(px)]
+	for k, p := range px {
+		v := p.v
 		if bg {
-			v = px.bg
+			v = p.bg
 		}
-		d.seedBuf[k] = v >= ts[sum]
-		d.halfBuf[k] = 0
-		if v >= tw[sum] {
-			d.halfBuf[k] = 255
+		seed[k] = v >= ts[p.sum]
+		var on uint8 // (one store, no branch: a pixel's side of the threshold is not predictable)
+		if v >= tw[p.sum] {
+			on = 255
 		}
+		half[k] = on
 	}
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
@@ -872,17 +876,16 @@ func (d *Detector) maskFrom(ts, tw *[766]int16, bg bool) {
 	if err != nil || n <= 1 {
 		return
 	}
-	keep := make([]bool, n)
-	for k, s := range d.seedBuf {
+	keep := make([]uint8, n) // 255: a blob with a seed
+	lab = lab[:len(seed)]
+	for k, s := range seed {
 		if s {
-			keep[lab[k]] = true
+			keep[lab[k]] = 255
 		}
 	}
-	keep[0] = false
-	for k := range d.halfBuf {
-		if !keep[lab[k]] {
-			d.halfBuf[k] = 0
-		}
+	keep[0] = 0
+	for k, l := range lab {
+		half[k] &= keep[l]
 	}
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)

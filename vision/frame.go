@@ -48,7 +48,10 @@ func (f *frame) whiteness(x, y float64) float64 {
 	if !ok {
 		return 0
 	}
-	return float64(f.white(ix, iy))
+	if t := iy*f.wtiles + ix/whiteTile; t < len(f.wdone) && f.wdone[t] {
+		return float64(f.wplane[iy*f.w+ix]) // (white, inline)
+	}
+	return float64(f.whiteSlow(ix, iy))
 }
 
 // valSat is HSV's value and saturation (0..255) of a BGR pixel

@@ -117,8 +117,9 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 		return out
 	}
 	buf, str = buf[:n], str[:n]
+	fr := d.fractions(n)
 	for i := range buf {
-		f := float64(i) / float64(n-1)
+		f := fr[i]
 		buf[i] = d.img.whitenessAt(x0+f*(x1-x0), y0+f*(y1-y0))
 		if math.IsNaN(buf[i]) {
 			return out
@@ -152,6 +153,22 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 		out = append(out, (float64(i)+sub)*step-full)
 	}
 	return out
+}
+
+// fractions is i/(n-1) for i < n, made once for each n (ridgesAt's
+// probes come in two lengths).
+func (d *Detector) fractions(n int) []float64 {
+	for _, f := range d.fracs {
+		if len(f) == n {
+			return f
+		}
+	}
+	f := make([]float64, n)
+	for i := range f {
+		f[i] = float64(i) / float64(n-1)
+	}
+	d.fracs = append(d.fracs, f)
+	return f
 }
 
 // whitenessAt is whiteness bilinear between pixels; NaN outside the frame.
