@@ -16,6 +16,7 @@ type background struct {
 	tableSum    float64    // the table's median R+G+B: how much light there is
 	gain        [3]float64 // B, G, R gains that make the card's white line work grey
 	white       float64    // the line work's level (0..255) after the gains
+	scale       [3]float64 // gain / white, which colourAt multiplies by
 }
 
 // chroma gives a pixel's (r, g) shares and its R+G+B.
@@ -27,7 +28,13 @@ func chroma(b, g, r uint8) ([2]float64, int) {
 	return [2]float64{float64(r) / float64(s), float64(g) / float64(s)}, s
 }
 
-func dist2(a, b [2]float64) float64 { return math.Hypot(a[0]-b[0], a[1]-b[1]) }
+// dist2 is the distance between two chroma points. (math.Hypot guards
+// against overflow these values cannot reach, at several times the cost;
+// the reads of the bench, mistakes and fresh 2049 stills are the same.)
+func dist2(a, b [2]float64) float64 {
+	dx, dy := a[0]-b[0], a[1]-b[1]
+	return math.Sqrt(dx*dx + dy*dy)
+}
 
 // measureBackground samples the card's right half (its drawing side, away
 // from the dice) and a ring of table around the card (8 to 20 mm outside
@@ -79,6 +86,9 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 		}
 	}
 	bg.gain, bg.white = d.whiteGains(cam, p)
+	for k := range bg.scale {
+		bg.scale[k] = bg.gain[k] / bg.white
+	}
 	bg.table = [2]float64{median(tr), median(tg)}
 	bg.tableSum = median(ts)
 	var dt []float64

@@ -77,7 +77,7 @@ func (f *frame) colourAt(x, y float64, bg *background) (b, g, r float32) {
 	for k := 0; k < 3; k++ {
 		v := (1-fy)*((1-fx)*float64(f.bgr[i00+k])+fx*float64(f.bgr[i10+k])) +
 			fy*((1-fx)*float64(f.bgr[i01+k])+fx*float64(f.bgr[i11+k]))
-		c[k] = float32(v * bg.gain[k] / bg.white)
+		c[k] = float32(v * bg.scale[k])
 	}
 	return c[0], c[1], c[2]
 }
