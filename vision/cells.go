@@ -16,7 +16,15 @@ type background struct {
 	tableSum    float64    // the table's median R+G+B: how much light there is
 	gain        [3]float64 // B, G, R gains that make the card's white line work grey
 	white       float64    // the line work's level (0..255) after the gains
-	scale       [3]float64 // gain / white, which colourAt multiplies by
+	scale       [3]float64 // gain / white, which colourAt multiplies by (setGains)
+}
+
+// setGains sets the gains, the line work's level and so the scale.
+func (bg *background) setGains(gain [3]float64, white float64) {
+	bg.gain, bg.white = gain, white
+	for k := range bg.scale {
+		bg.scale[k] = gain[k] / white
+	}
 }
 
 // chroma gives a pixel's (r, g) shares and its R+G+B.
@@ -85,10 +93,7 @@ func (d *Detector) measureBackground(cam Camera, p cardPose) background {
 			add(m.CardWidth+off, v)
 		}
 	}
-	bg.gain, bg.white = d.whiteGains(cam, p)
-	for k := range bg.scale {
-		bg.scale[k] = bg.gain[k] / bg.white
-	}
+	bg.setGains(d.whiteGains(cam, p))
 	bg.table = [2]float64{median(tr), median(tg)}
 	bg.tableSum = median(ts)
 	var dt []float64

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,4 +75,59 @@ func TestWhitePlaneSameReads(t *testing.T) {
 		frames++
 	}
 	assert.GreaterOrEqual(t, frames, 20)
+}
+
+// BenchmarkWhitePlane reads the bench's 1280x720 four-card stills with and
+// without the whiteness plane, frame by frame in turn (so a busy host's
+// slow spells fall on both alike), and reports each way's mean time per
+// frame and their ratio.
+func BenchmarkWhitePlane(b *testing.B) {
+	if !pix.FastWhiteness {
+		b.Skip("no whiteness kernel here: there is no plane to compare")
+	}
+	saved := pix.FastWhiteness
+	defer func() { pix.FastWhiteness = saved }()
+	type still struct {
+		img gocv.Mat
+		cam Camera
+	}
+	var stills []still
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json"))
+	for _, tf := range files {
+		data, err := os.ReadFile(tf)
+		require.NoError(b, err)
+		var tr truthFile
+		if json.Unmarshal(data, &tr) != nil || tr.Width != 1280 || len(tr.Cards) != 4 {
+			continue
+		}
+		cam, err := ParseTruthCamera(data)
+		require.NoError(b, err)
+		img := gocv.IMRead(filepath.Join(corpus, tr.Image), gocv.IMReadColor)
+		require.False(b, img.Empty(), tr.Image)
+		defer img.Close()
+		stills = append(stills, still{img, cam})
+	}
+	require.NotEmpty(b, stills)
+	d := NewDetector(Options{})
+	defer d.Close()
+	var took [2]time.Duration
+	frames := 0
+	for b.Loop() {
+		for _, s := range stills {
+			for way := range took {
+				pix.FastWhiteness = way == 1
+				start := time.Now()
+				if _, err := d.Detect(s.img, s.cam); err != nil {
+					b.Fatal(err)
+				}
+				took[way] += time.Since(start)
+			}
+			frames++
+		}
+	}
+	ms := func(t time.Duration) float64 { return float64(t.Microseconds()) / 1000 / float64(frames) }
+	b.ReportMetric(ms(took[0]), "ms/frame-direct")
+	b.ReportMetric(ms(took[1]), "ms/frame-plane")
+	b.ReportMetric(ms(took[1])/ms(took[0]), "plane/direct")
+	b.ReportMetric(0, "ns/op")
 }

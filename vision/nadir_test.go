@@ -117,7 +117,8 @@ func TestFaceSupersampling(t *testing.T) {
 		R: [3][3]float64{{1, 0, 0}, {0, -1, 0}, {0, 0, -1}}, T: [3]float64{0, 0, 600}}
 	cu, cv := m.CellCenter(1, 0)
 	p := cardPose{origin: Vec3{X: -cu, Y: -cv}, u: Vec3{X: 1}, v: Vec3{Y: 1}} // cell (1, 0) under the camera
-	bg := &background{gain: [3]float64{1, 1, 1}, white: 255}
+	bg := &background{}
+	bg.setGains([3]float64{1, 1, 1}, 255)
 	var shares [MaxStack + 2]float64
 	x := make([]float32, TopInputs)
 	// faceSum is the sum of the face patch's blue channel at level 1
