@@ -177,6 +177,7 @@ type Detector struct {
 	// its centre only): the nadir height CNNs read faces so (nadir.go)
 	faceSuper  int
 	heightCNNX []float32
+	patches    patchSampler   // topFeatures' reads
 	cardCells  [3][2]cellRead // one card's height readings (readLearned)
 	// one card's level share samples (cellShares), read again without the
 	// other stacks' outlines

@@ -14,6 +14,7 @@ import (
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 )
 
 // The learned cell reader. For every cell and every height h of 1..6 the
@@ -82,6 +83,23 @@ func (f *frame) colourAt(x, y float64, bg *background) (b, g, r float32) {
 	return c[0], c[1], c[2]
 }
 
+// patchSampler reads topFeatures' patches: the points of a patch, card
+// millimetres, are listed first, then read together (pix.Sampler, 8 at a
+// time where there is an AVX-512 kernel).
+type patchSampler struct {
+	s       pix.Sampler
+	u, v    []float64
+	b, g, r []float32
+}
+
+// grow makes room for n points.
+func (ps *patchSampler) grow(n int) {
+	if len(ps.u) < n {
+		ps.u, ps.v = make([]float64, n), make([]float64, n)
+		ps.b, ps.g, ps.r = make([]float32, n), make([]float32, n), make([]float32, n)
+	}
+}
+
 // topFeatures fills x (TopInputs long) for a stack h high on cell (row,
 // col), given the cell's level shares (index 1..MaxStack+1).
 func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col, h int, shares *[MaxStack + 2]float64, x []float32) {
@@ -90,28 +108,39 @@ func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col,
 	z := m.CardThickness + float64(h)*m.Die
 	// Each sample is the mean of super² points spread evenly over its
 	// square (super 1: its centre).
+	ps := &d.patches
+	ps.s.Frame(d.img.bgr, d.img.w, d.img.h, bg.scale)
+	ps.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
+	ps.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
 	patch := func(side int, span float64, super int, out []float32) {
 		step := span * m.Die / float64(side)
-		k := 0
+		ps.grow(side * side * super * super)
+		n := 0
 		for i := 0; i < side; i++ {
 			v := cv + (float64(i)+0.5-float64(side)/2)/float64(side)*span*m.Die
 			for j := 0; j < side; j++ {
 				u := cu + (float64(j)+0.5-float64(side)/2)/float64(side)*span*m.Die
-				var b, g, r float32
 				for a := 0; a < super; a++ {
 					sv := v + ((float64(a)+0.5)/float64(super)-0.5)*step
 					for c := 0; c < super; c++ {
-						su := u + ((float64(c)+0.5)/float64(super)-0.5)*step
-						if px, py, ok := cam.Project(p.at(su, sv, z)); ok {
-							sb, sg, sr := d.img.colourAt(px, py, bg)
-							b, g, r = b+sb, g+sg, r+sr
-						}
+						ps.u[n] = u + ((float64(c)+0.5)/float64(super)-0.5)*step
+						ps.v[n] = sv
+						n++
 					}
 				}
-				n := float32(super * super)
-				out[k], out[k+1], out[k+2] = b/n, g/n, r/n
-				k += 3
 			}
+		}
+		cb, cg, cr := ps.b[:n], ps.g[:n], ps.r[:n]
+		ps.s.Colours(ps.u[:n], ps.v[:n], cb, cg, cr)
+		// the mean of each sample's points, summed in the order read (a
+		// point behind the camera or outside the frame adds 0)
+		nn := float32(super * super)
+		for k, q := 0, 0; k < 3*side*side; k += 3 {
+			var b, g, r float32
+			for e := q + super*super; q < e; q++ {
+				b, g, r = b+cb[q], g+cg[q], r+cr[q]
+			}
+			out[k], out[k+1], out[k+2] = b/nn, g/nn, r/nn
 		}
 	}
 	patch(faceSide, faceSpan, max(1, d.faceSuper), x[:faceLen])

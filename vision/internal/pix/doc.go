@@ -1,8 +1,15 @@
-// Package pix holds the per-pixel colour measures the card finder reads
-// millions of times a frame: HSV value and saturation (ValSat) and the
-// whiteness of the card's printed line work, value minus saturation
-// (Whiteness, a run of pixels at a time). Whiteness has an AVX-512 version
-// (whiteness_amd64.s, on processors with AVX-512 BW and VBMI) that gives
-// exactly ValSat's integers: the saturation's division is done in float32
-// and truncated, which is exact for every pixel (TestWhitenessExact).
+// Package pix holds the per-pixel measures the detector reads millions of
+// times a frame: HSV value and saturation (ValSat); the whiteness of the
+// card's printed line work, value minus saturation (Whiteness, a run of
+// pixels at a time); and the colour, bilinear between pixels, at points of
+// a card lifted to a height and seen through a pinhole camera (Sampler,
+// many points at a time).
+//
+// Whiteness and Sampler have AVX-512 versions (whiteness_amd64.s on
+// processors with AVX-512 BW and VBMI, sample_amd64.s with AVX-512 F and
+// VL) that give exactly the Go code's results: the whiteness's division is
+// done in float32 and truncated, which is exact for every pixel
+// (TestWhitenessExact); the sampler does the Go code's double-precision
+// operations in its order, without fused multiply-adds, 8 points a time
+// (TestColoursExact, TestColoursLastPixel).
 package pix

@@ -1,0 +1,14 @@
+//go:build amd64
+
+package pix
+
+import "golang.org/x/sys/cpu"
+
+// hasSampleZ is whether the AVX-512 sampler runs here: AVX-512 F and VL
+// (8 doubles a register, masked gathers of 8 dwords).
+var hasSampleZ = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+
+// sampleZ is Colours over n points (a multiple of 8) by AVX-512.
+//
+//go:noescape
+func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int)

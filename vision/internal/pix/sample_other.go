@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package pix
+
+var hasSampleZ = false
+
+func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int) {
+	panic("pix: no sampleZ here")
+}
