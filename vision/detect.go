@@ -14,6 +14,7 @@ import (
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 	"gocv.io/x/gocv"
 )
 
@@ -178,6 +179,7 @@ type Detector struct {
 	faceSuper  int
 	heightCNNX []float32
 	patches    patchSampler   // topFeatures' reads
+	gridPoints gridPoints     // gridScore's reads
 	cardCells  [3][2]cellRead // one card's height readings (readLearned)
 	// one card's level share samples (cellShares), read again without the
 	// other stacks' outlines
@@ -1171,47 +1173,78 @@ func (d *Detector) gridScore(cam Camera, p cardPose, horizontal bool) float64 {
 	m := d.opts.Model
 	z := m.CardThickness
 	g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
-	sample := func(u, v float64) float64 {
-		x, y, ok := cam.Project(p.at(u, v, z))
-		if !ok {
-			return 0
-		}
-		return d.img.whiteness(x, y)
+	// Every point is listed first, a line point and its two neighbours
+	// across the line in turn, then all are read (8 at a time by pix's
+	// kernel where their tiles of the whiteness plane are filled, else one
+	// by one), then each piece summed in the order listed.
+	gs := &d.gridPoints
+	gs.u, gs.v, gs.n = gs.u[:0], gs.v[:0], gs.n[:0]
+	add := func(u, v, du, dv float64) {
+		gs.u = append(gs.u, u, u-du, u+du)
+		gs.v = append(gs.v, v, v-dv, v+dv)
 	}
-	var pieces [16]float64
-	np := 0
 	if horizontal {
 		for k := 0; k <= m.Rows; k++ {
 			v := g0v + float64(k)*cell
 			for c := 0; c < m.Cols; c++ {
-				var on, off float64
 				n := 0
 				for u := g0u + float64(c)*cell + 2; u < g0u+float64(c+1)*cell-2; u += 0.7 {
-					on += sample(u, v)
-					off += (sample(u, v-2.5) + sample(u, v+2.5)) / 2
+					add(u, v, 0, 2.5)
 					n++
 				}
-				pieces[np] = (on - off) / float64(n)
-				np++
+				gs.n = append(gs.n, n)
 			}
 		}
 	} else {
 		for k := 0; k <= m.Cols; k++ {
 			u := g0u + float64(k)*cell
 			for r := 0; r < m.Rows; r++ {
-				var on, off float64
 				n := 0
 				for v := g0v + float64(r)*cell + 2; v < g0v+float64(r+1)*cell-2; v += 0.7 {
-					on += sample(u, v)
-					off += (sample(u-2.5, v) + sample(u+2.5, v)) / 2
+					add(u, v, 2.5, 0)
 					n++
 				}
-				pieces[np] = (on - off) / float64(n)
-				np++
+				gs.n = append(gs.n, n)
 			}
 		}
 	}
+	n := len(gs.u)
+	gs.w = slices.Grow(gs.w[:0], n)[:n]
+	gs.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
+	gs.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
+	for i := 0; i < n; {
+		i += gs.s.White(&d.img.tiles, gs.u[i:], gs.v[i:], gs.w[i:])
+		for e := min(i+8, n); i < e; i++ {
+			gs.w[i] = 0
+			if x, y, ok := cam.Project(p.at(gs.u[i], gs.v[i], z)); ok {
+				gs.w[i] = d.img.whiteness(x, y)
+			}
+		}
+	}
+	var pieces [16]float64
+	np, q := 0, 0
+	for _, k := range gs.n {
+		var on, off float64
+		for j := 0; j < k; j++ {
+			on += gs.w[q]
+			off += (gs.w[q+1] + gs.w[q+2]) / 2
+			q += 3
+		}
+		if np < len(pieces) {
+			pieces[np] = (on - off) / float64(k)
+			np++
+		}
+	}
 	return median(pieces[:np])
+}
+
+// gridPoints are gridScore's points (card millimetres), their whiteness
+// and how many line points each piece of line has.
+type gridPoints struct {
+	s    pix.Sampler
+	u, v []float64
+	w    []float64
+	n    []int
 }
 
 // Blueness thresholds of the first card mask: strong seeds, weak grows.

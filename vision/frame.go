@@ -16,6 +16,7 @@ type frame struct {
 	wplane []int16
 	wdone  []bool
 	wtiles int
+	tiles  pix.Tiles // the same, for pix's readers
 }
 
 func newFrame(bgr gocv.Mat) frame {
@@ -60,7 +61,7 @@ func valSat(b, g, r uint8) (v, s int) { return pix.ValSat(b, g, r) }
 
 // whiteTile is how many pixels of a row the whiteness plane fills at a
 // time, when the first of them is read.
-const whiteTile = 64
+const whiteTile = pix.TileW
 
 // whitePlane is a frame's whiteness (HSV value minus saturation) kept
 // pixel by pixel, filled a tile of whiteTile pixels of a row at a time as
@@ -70,8 +71,8 @@ const whiteTile = 64
 // and each read computes the pixel's whiteness again, which is then
 // cheaper than filling tiles of pixels never read.
 type whitePlane struct {
-	plane []int16 // w·h, valid where its tile is done
-	done  []bool  // per tile: h rows of tiles
+	plane []int16 // w·h (and room for pix's readers past it), valid where its tile is done
+	done  []bool  // per tile: h rows of tiles (and room past them)
 	tiles int     // tiles per row
 }
 
@@ -83,11 +84,12 @@ func (p *whitePlane) use(f *frame) {
 	}
 	p.tiles = (f.w + whiteTile - 1) / whiteTile
 	if len(p.plane) != f.w*f.h || len(p.done) != f.h*p.tiles {
-		p.plane, p.done = make([]int16, f.w*f.h), make([]bool, f.h*p.tiles)
+		p.plane, p.done = make([]int16, f.w*f.h, f.w*f.h+1), make([]bool, f.h*p.tiles, f.h*p.tiles+3)
 	} else {
 		clear(p.done)
 	}
 	f.wplane, f.wdone, f.wtiles = p.plane, p.done, p.tiles
+	f.tiles = pix.Tiles{Plane: p.plane, Done: p.done, W: f.w, H: f.h, PerRow: p.tiles}
 }
 
 // white is the whiteness (HSV value minus saturation) of pixel (x, y),

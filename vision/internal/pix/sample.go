@@ -59,9 +59,10 @@ func (s *Sampler) Plane(ox, oy, ux, uy, vx, vy, z float64, r [3][3]float64) {
 	s.r0[2], s.r1[2], s.r2[2] = r[0][2]*z, r[1][2]*z, r[2][2]*z
 }
 
-// FastColours is whether Colours runs a SIMD kernel here (else it reads
-// the points one by one in Go).
-var FastColours = hasSampleZ
+// FastSampling is whether Colours, Tiles.Along and Sampler.White run
+// their SIMD kernels here (else Colours reads the points one by one in
+// Go, and the others read none, for their callers to read).
+var FastSampling = hasSampleZ
 
 // Colours writes to b[i], g[i], r[i] the colour at card point (u[i], v[i])
 // for every i below len(u): 0 where the point is behind the camera or
@@ -70,7 +71,7 @@ func (s *Sampler) Colours(u, v []float64, b, g, r []float32) {
 	n := len(u)
 	v, b, g, r = v[:n], b[:n], g[:n], r[:n]
 	k := 0
-	if FastColours && n >= 8 && len(s.img) >= 4 {
+	if FastSampling && n >= 8 && len(s.img) >= 4 {
 		k = n &^ 7
 		sampleZ(s, &s.img[0], &u[0], &v[0], &b[0], &g[0], &r[0], k)
 	}

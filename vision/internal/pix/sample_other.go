@@ -7,3 +7,9 @@ var hasSampleZ = false
 func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int) {
 	panic("pix: no sampleZ here")
 }
+
+func alongZ(a *tileArgs, fr, out *float64, n int) int { panic("pix: no alongZ here") }
+
+func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int {
+	panic("pix: no nearestZ here")
+}

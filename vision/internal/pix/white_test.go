@@ -1,0 +1,203 @@
+package pix
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomTiles is a w×h plane of random whiteness values with room past
+// its ends, its tiles filled with probability filled.
+func randomTiles(rng *rand.Rand, w, h int, filled float64) *Tiles {
+	per := (w + TileW - 1) / TileW
+	t := &Tiles{Plane: make([]int16, w*h, w*h+1), Done: make([]bool, h*per, h*per+3), W: w, H: h, PerRow: per}
+	for i := range t.Plane {
+		t.Plane[i] = int16(rng.IntN(511) - 255)
+	}
+	for i := range t.Done {
+		t.Done[i] = rng.Float64() < filled
+	}
+	return t
+}
+
+// alongRef is vision's frame.whitenessAt at one point of a line, and
+// whether the tiles it reads are filled.
+func (t *Tiles) alongRef(x, y float64) (float64, bool) {
+	if !(x >= 0 && y >= 0 && x <= float64(t.W-1) && y <= float64(t.H-1)) {
+		return math.NaN(), true
+	}
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, t.W-1), min(y0+1, t.H-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	ready := true
+	for _, p := range [4][2]int{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}} {
+		ready = ready && t.Done[p[1]*t.PerRow+p[0]/TileW]
+	}
+	at := func(x, y int) float64 { return float64(t.Plane[y*t.W+x]) }
+	return (1-fy)*((1-fx)*at(x0, y0)+fx*at(x1, y0)) + fy*((1-fx)*at(x0, y1)+fx*at(x1, y1)), ready
+}
+
+// nearestRef is vision's whiteness at one projected point, and whether
+// its tile is filled.
+func (s *Sampler) nearestRef(t *Tiles, u, v float64) (float64, bool) {
+	X := s.ox + s.ux*u + s.vx*v
+	Y := s.oy + s.uy*u + s.vy*v
+	x := s.r0[0]*X + s.r0[1]*Y + s.r0[2] + s.r0[3]
+	y := s.r1[0]*X + s.r1[1]*Y + s.r1[2] + s.r1[3]
+	z := s.r2[0]*X + s.r2[1]*Y + s.r2[2] + s.r2[3]
+	if z <= 1e-6 {
+		return 0, true
+	}
+	px, py := s.fx*x/z+s.cx, s.fy*y/z+s.cy
+	if !(px >= -0.5 && py >= -0.5) {
+		return 0, true
+	}
+	ix, iy := int(px+0.5), int(py+0.5)
+	if ix < 0 || iy < 0 || ix >= t.W || iy >= t.H {
+		return 0, true
+	}
+	return float64(t.Plane[iy*t.W+ix]), t.Done[iy*t.PerRow+ix/TileW]
+}
+
+// checkStops checks a reader's result against the reference's values and
+// readiness: it must stop at the first 8 points one of which is not ready
+// (or at the last whole 8), give the reference's bits before that and
+// leave the rest alone.
+func checkStops(t *testing.T, what string, k int, out, want []float64, ready []bool) {
+	t.Helper()
+	n := len(want)
+	stop := n &^ 7
+	if !hasSampleZ {
+		stop = 0
+	}
+	for i := 0; i < stop; i++ {
+		if !ready[i] {
+			stop = i &^ 7
+			break
+		}
+	}
+	if k != stop {
+		t.Fatalf("%s: did %d of %d points, want %d", what, k, n, stop)
+	}
+	for i := 0; i < n; i++ {
+		if i >= k {
+			if out[i] != 7777 {
+				t.Fatalf("%s: wrote point %d past the %d done", what, i, k)
+			}
+			continue
+		}
+		if math.Float64bits(out[i]) != math.Float64bits(want[i]) && !(math.IsNaN(out[i]) && math.IsNaN(want[i])) {
+			t.Fatalf("%s: point %d: %v, want %v", what, i, out[i], want[i])
+		}
+	}
+}
+
+// TestAlongExact: Tiles.Along gives frame.whitenessAt's bits along lines
+// inside, across and outside the plane, on its last row and column and
+// corners, and stops where a tile is not filled.
+func TestAlongExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		w, h := 1+rng.IntN(200), 1+rng.IntN(30)
+		filled := 1.0
+		if trial%3 == 0 {
+			filled = 0.9
+		}
+		tl := randomTiles(rng, w, h, filled)
+		var x0, y0, x1, y1 float64
+		switch trial % 4 {
+		case 0: // anywhere, partly outside
+			x0, y0 = rng.Float64()*float64(w+4)-2, rng.Float64()*float64(h+4)-2
+			x1, y1 = rng.Float64()*float64(w+4)-2, rng.Float64()*float64(h+4)-2
+		case 1: // along the last row
+			x0, y0, x1, y1 = 0, float64(h-1), float64(w-1), float64(h-1)
+		case 2: // down the last column
+			x0, y0, x1, y1 = float64(w-1), 0, float64(w-1), float64(h-1)
+		default: // corner to corner
+			x0, y0, x1, y1 = 0, 0, float64(w-1), float64(h-1)
+		}
+		n := 8 + rng.IntN(80)
+		fr := make([]float64, n)
+		for i := range fr {
+			fr[i] = float64(i) / float64(n-1)
+		}
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = 7777
+		}
+		k := tl.Along(x0, y0, x1, y1, fr, out)
+		want, ready := make([]float64, n), make([]bool, n)
+		for i, f := range fr {
+			want[i], ready[i] = tl.alongRef(x0+f*(x1-x0), y0+f*(y1-y0))
+		}
+		checkStops(t, "along", k, out, want, ready)
+	}
+}
+
+// TestWhiteExact: Sampler.White gives vision's whiteness at projected
+// points, on the pixel grid, at half pixels (where rounding changes),
+// past the edges and far past them, and stops where a tile is not filled.
+func TestWhiteExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	for trial := 0; trial < 2000; trial++ {
+		w, h := 1+rng.IntN(200), 1+rng.IntN(30)
+		filled := 1.0
+		if trial%3 == 0 {
+			filled = 0.95
+		}
+		tl := randomTiles(rng, w, h, filled)
+		var s Sampler
+		if trial%2 == 0 { // pixel = card point: grid and half points
+			s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
+			s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+		} else {
+			a := rng.Float64() * 2 * math.Pi
+			ca, sa := math.Cos(a), math.Sin(a)
+			r := [3][3]float64{{ca, -sa, 0}, {sa, ca, 0}, {0, 0, 1}}
+			s.Camera(r, [3]float64{rng.Float64() * 5, rng.Float64() * 5, 20 + rng.Float64()*20}, 20, 20, float64(w)/2, float64(h)/2)
+			s.Plane(rng.Float64()*4-2, rng.Float64()*4-2, ca, sa, -sa, ca, rng.Float64()*3-2, r)
+		}
+		n := 8 + rng.IntN(80)
+		u, v := make([]float64, n), make([]float64, n)
+		for i := range u {
+			if trial%2 == 0 {
+				u[i], v[i] = float64(rng.IntN(2*w+4))/2-1, float64(rng.IntN(2*h+4))/2-1
+				if rng.IntN(20) == 0 { // past what 32 bits hold
+					u[i] = 3e9
+				}
+			} else {
+				u[i], v[i] = rng.Float64()*40-20, rng.Float64()*40-20
+			}
+		}
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = 7777
+		}
+		k := s.White(tl, u, v, out)
+		want, ready := make([]float64, n), make([]bool, n)
+		for i := range u {
+			want[i], ready[i] = s.nearestRef(tl, u[i], v[i])
+		}
+		checkStops(t, "nearest", k, out, want, ready)
+	}
+}
+
+// TestTilesNeedRoom: without room past the plane's or the flags' ends,
+// the readers do nothing.
+func TestTilesNeedRoom(t *testing.T) {
+	tl := randomTiles(rand.New(rand.NewPCG(1, 1)), 70, 5, 1)
+	fr := make([]float64, 16)
+	out := make([]float64, 16)
+	tight := *tl
+	tight.Plane = tight.Plane[:len(tight.Plane):len(tight.Plane)]
+	if k := tight.Along(0, 0, 69, 4, fr, out); k != 0 {
+		t.Fatalf("plane without room: did %d points", k)
+	}
+	tight = *tl
+	tight.Done = tight.Done[: len(tight.Done) : len(tight.Done)+2]
+	var s Sampler
+	if k := s.White(&tight, fr, fr, out); k != 0 {
+		t.Fatalf("flags without room: did %d points", k)
+	}
+}
