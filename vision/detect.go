@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -115,9 +116,10 @@ type Detector struct {
 	half                            gocv.Mat
 	labels                          gocv.Mat
 	halfBuf                         []uint8
-	seedBuf                         []bool
-	bluePx                          []bluePixel
-	contrastT                       [766]int16 // the contrast or pale mask's thresholds, per frame
+	seedBuf                         []uint8
+	blue                            bluePixels
+	keepBuf                         []uint8
+	contrastT                       pix.SumTable // the contrast or pale mask's thresholds, per frame
 	mask                            gocv.Mat
 	tmp                             gocv.Mat
 	close5                          gocv.Mat
@@ -478,12 +480,13 @@ const contrastMargin = 0.05
 func (d *Detector) tableBG() float64 {
 	var hist [201]int
 	n := 0
-	px := d.bluePx[:(d.img.w/2)*(d.img.h/2)]
-	for k := 0; k < len(px); k += 2 {
-		if px[k].sum < 45 {
+	nh := (d.img.w / 2) * (d.img.h / 2)
+	sum, bg := d.blue.sum[:nh], d.blue.bg[:nh]
+	for k := 0; k < nh; k += 2 {
+		if sum[k] < 45 {
 			continue
 		}
-		hist[int(math.Floor(100*float64(px[k].bg)/float64(px[k].sum)))+100]++
+		hist[int(math.Floor(100*float64(bg[k])/float64(sum[k])))+100]++
 		n++
 	}
 	acc := 0
@@ -526,7 +529,7 @@ const (
 
 // paleThresholds is fillThresholds for the pale mask: pixels darker than
 // paleMinSum never pass.
-func paleThresholds(t *[766]int16, thr float64) *[766]int16 {
+func paleThresholds(t *pix.SumTable, thr float64) *pix.SumTable {
 	fillThresholds(t, thr)
 	for sum := 0; sum < paleMinSum; sum++ {
 		t[sum] = math.MaxInt16
@@ -536,7 +539,7 @@ func paleThresholds(t *[766]int16, thr float64) *[766]int16 {
 
 // fillThresholds fills t as blueThresholds does, for a threshold that
 // changes from frame to frame (not kept).
-func fillThresholds(t *[766]int16, thr float64) *[766]int16 {
+func fillThresholds(t *pix.SumTable, thr float64) *pix.SumTable {
 	for sum := range t {
 		t[sum] = math.MaxInt16
 		if sum < 45 {
@@ -845,7 +848,7 @@ func (d *Detector) blueMask(strong, weak float64) {
 
 // maskFrom is blueMask with the thresholds as tables by B+G+R (tw nil: no
 // growth); with bg it compares B-G instead of B-max(G,R).
-func (d *Detector) maskFrom(ts, tw *[766]int16, bg bool) {
+func (d *Detector) maskFrom(ts, tw *pix.SumTable, bg bool) {
 	same := tw == nil
 	if same {
 		tw = ts
@@ -853,67 +856,66 @@ func (d *Detector) maskFrom(ts, tw *[766]int16, bg bool) {
 	hw, hh := d.img.w/2, d.img.h/2
 	if len(d.halfBuf) != hw*hh {
 		d.halfBuf = make([]uint8, hw*hh)
-		d.seedBuf = make([]bool, hw*hh)
+		d.seedBuf = make([]uint8, hw*hh)
 	}
-	px := d.bluePx[:hw*hh]
-	seed, half := d.seedBuf[:len(px)], d.halfBuf[:len(px)]
-	for k, p := range px {
-		v := p.v
-		if bg {
-			v = p.bg
-		}
-		seed[k] = v >= ts[p.sum]
-		var on uint8 // (one store, no branch: a pixel's side of the threshold is not predictable)
-		if v >= tw[p.sum] {
-			on = 255
-		}
-		half[k] = on
+	n := hw * hh
+	v := d.blue.v[:n]
+	if bg {
+		v = d.blue.bg[:n]
 	}
+	seed, half := d.seedBuf[:n], d.halfBuf[:n]
+	pix.Threshold(v, d.blue.sum[:n], ts, tw, seed, half)
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
 	if same {
 		return
 	}
-	n := gocv.ConnectedComponentsWithParams(d.half, &d.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
+	nl := gocv.ConnectedComponentsWithParams(d.half, &d.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
 	lab, err := d.labels.DataPtrUint16()
-	if err != nil || n <= 1 {
+	if err != nil || nl <= 1 {
 		return
 	}
-	keep := make([]uint8, n) // 255: a blob with a seed
-	lab = lab[:len(seed)]
-	for k, s := range seed {
-		if s {
-			keep[lab[k]] = 255
+	// 255: a blob with a seed (room past the end for pix.KeepLabelled)
+	if cap(d.keepBuf) < nl+3 {
+		d.keepBuf = make([]uint8, nl, nl+3)
+	}
+	keep := d.keepBuf[:nl]
+	clear(keep)
+	lab = lab[:n]
+	for k := 0; k < n; k += 8 {
+		if k+8 <= n && binary.LittleEndian.Uint64(seed[k:]) == 0 {
+			continue // no seed among these 8 (most)
+		}
+		for j := k; j < min(k+8, n); j++ {
+			if seed[j] != 0 {
+				keep[lab[j]] = 255
+			}
 		}
 	}
 	keep[0] = 0
-	for k, l := range lab {
-		half[k] &= keep[l]
-	}
+	pix.KeepLabelled(half, lab, keep)
 	d.half.Close()
 	d.half, _ = gocv.NewMatFromBytes(hh, hw, gocv.MatTypeCV8U, d.halfBuf)
 }
 
-// bluePixel is one pixel of the half-size grid the card masks are made
-// on: B-max(G,R) and B+G+R.
-type bluePixel struct{ v, sum, bg int16 }
+// bluePixels are the pixels of the half-size grid the card masks are made
+// on: B-max(G,R), B+G+R and B-G of every other pixel of every other row.
+type bluePixels struct{ v, sum, bg []int16 }
 
-// bluePixels reads the frame's pixels for the card masks: every other
-// pixel of every other row.
+// bluePixels reads the frame's pixels for the card masks (pix.BluePixels).
 func (d *Detector) bluePixels() {
 	f := &d.img
 	hw, hh := f.w/2, f.h/2
-	if len(d.bluePx) < hw*hh {
-		d.bluePx = make([]bluePixel, hw*hh)
+	px := &d.blue
+	if len(px.v) < hw*hh {
+		px.v, px.sum, px.bg = make([]int16, hw*hh), make([]int16, hw*hh), make([]int16, hw*hh)
+	}
+	if hw == 0 {
+		return
 	}
 	for y := 0; y < hh; y++ {
 		row := f.bgr[(2*y)*f.w*3 : (2*y)*f.w*3+(hw-1)*6+3]
-		out := d.bluePx[y*hw : (y+1)*hw]
-		for x := range out {
-			p := row[6*x : 6*x+3 : 6*x+3]
-			b, g, r := int16(p[0]), int16(p[1]), int16(p[2])
-			out[x] = bluePixel{b - max(g, r), b + g + r, b - g}
-		}
+		pix.BluePixels(row, px.v[y*hw:(y+1)*hw], px.sum[y*hw:(y+1)*hw], px.bg[y*hw:(y+1)*hw])
 	}
 }
 
@@ -923,13 +925,13 @@ func (d *Detector) bluePixels() {
 // comparison decides every pixel exactly as the division would. Pixels
 // darker than B+G+R = 45 have blueness -1. The tables of the two masks'
 // four thresholds are made once.
-func blueThresholds(thr float64) *[766]int16 {
+func blueThresholds(thr float64) *pix.SumTable {
 	blueTablesMu.Lock()
 	defer blueTablesMu.Unlock()
 	if t, ok := blueTables[thr]; ok {
 		return t
 	}
-	t := new([766]int16)
+	t := new(pix.SumTable)
 	for sum := range t {
 		if sum < 45 {
 			t[sum] = math.MaxInt16 // no pixel passes...
@@ -952,7 +954,7 @@ func blueThresholds(thr float64) *[766]int16 {
 
 var (
 	blueTablesMu sync.Mutex
-	blueTables   = map[float64]*[766]int16{}
+	blueTables   = map[float64]*pix.SumTable{}
 )
 
 // polyArea is the signed area of a polygon on the table (mm²).

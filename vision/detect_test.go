@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 	"gocv.io/x/gocv"
 )
 
@@ -490,7 +491,7 @@ func TestAllSeated(t *testing.T) {
 // TestFillThresholds: the contrast mask's per-frame threshold table decides
 // every pixel as the cached tables (and the division) do.
 func TestFillThresholds(t *testing.T) {
-	var tab [766]int16
+	var tab pix.SumTable
 	for _, thr := range []float64{-0.5, -0.08, 0, 0.01, 0.015, 0.05, 0.07, 0.123, 0.9} {
 		assert.Equal(t, *blueThresholds(thr), *fillThresholds(&tab, thr), "threshold %v", thr)
 		for sum := 45; sum < 766; sum += 7 {

@@ -13,3 +13,18 @@ var hasWhiteZ = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VB
 //
 //go:noescape
 func whiteZ(dst *int16, bgr *uint8, n int)
+
+// blueZ is BluePixels over n pixels (a multiple of 16).
+//
+//go:noescape
+func blueZ(row *uint8, v, sum, bg *int16, n int)
+
+// threshZ is Threshold over n pixels (a multiple of 16).
+//
+//go:noescape
+func threshZ(v, sum, ts, tw *int16, seed, half *uint8, n int)
+
+// keepZ is KeepLabelled over n pixels (a multiple of 16).
+//
+//go:noescape
+func keepZ(mask *uint8, lab *uint16, keep *uint8, last int32, n int)

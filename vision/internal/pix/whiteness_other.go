@@ -5,3 +5,11 @@ package pix
 var hasWhiteZ = false
 
 func whiteZ(dst *int16, bgr *uint8, n int) { panic("pix: no whiteZ here") }
+
+func blueZ(row *uint8, v, sum, bg *int16, n int) { panic("pix: no blueZ here") }
+
+func threshZ(v, sum, ts, tw *int16, seed, half *uint8, n int) { panic("pix: no threshZ here") }
+
+func keepZ(mask *uint8, lab *uint16, keep *uint8, last int32, n int) {
+	panic("pix: no keepZ here")
+}
