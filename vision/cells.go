@@ -3,6 +3,8 @@ package vision
 import (
 	"math"
 	"sort"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 )
 
 // background is what the card and the table around it look like,
@@ -137,29 +139,14 @@ func (d *Detector) whiteGains(cam Camera, p cardPose) ([3]float64, float64) {
 	return [3]float64{mean / sb, mean / sg, mean / sr}, max(mean/float64(len(on)), 20)
 }
 
-// dieLike says whether a pixel shows a die: neither the card (its colour,
-// in light or shadow, or its bright line work) nor the table.
-func (d *Detector) dieLike(bg *background, x, y float64) bool {
-	i, ok := d.img.index(x, y)
-	if !ok {
-		return false
-	}
-	c, s := chroma(d.img.bgr[i], d.img.bgr[i+1], d.img.bgr[i+2])
-	if s < 30 {
-		return true // black, whatever the chroma noise says
-	}
-	if dist2(c, bg.card) < bg.cardTol {
-		return false
-	}
-	if d.img.cardLike(x, y) {
-		return false // blue, or the white line work
-	}
-	if dist2(c, bg.table) >= bg.tableTol {
-		return true
-	}
-	// the table's colour: a die only if far darker than the table in
-	// shadow (black plastic) or far brighter (a glare on glass)
-	return float64(s) < 0.4*bg.tableSum || float64(s) > 1.7*bg.tableSum
+// dieTest is how the cells' level shares tell a pixel that shows a die:
+// neither the card (its colour, in light or shadow, or its bright line
+// work) nor the table, or black whatever the chroma noise says; of the
+// table's colour only if far darker than the table in shadow (black
+// plastic) or far brighter (a glare on glass). See pix.DieTest.
+func (bg *background) dieTest() pix.DieTest {
+	return pix.DieTest{Card: bg.card, Table: bg.table, CardTol: bg.cardTol, TableTol: bg.tableTol,
+		Dark: 0.4 * bg.tableSum, Bright: 1.7 * bg.tableSum}
 }
 
 // levelShare is the share of die-like pixels in the part of the image that
@@ -195,27 +182,47 @@ func (d *Detector) levelShare(cam Camera, p cardPose, bg *background, row, col, 
 	}
 	prev := newConvexQuad(prevQ)
 	z := m.CardThickness + float64(k)*m.Die
-	in := 0
+	// every point listed, then each projected and tested by pix (8 at a
+	// time where there is a kernel)
+	lp := &d.levelPoints
 	const steps = 6
+	q := 0
 	for i := -steps; i <= steps; i++ {
 		for j := -steps; j <= steps; j++ {
-			u := cu + float64(i)/steps*0.45*m.Die
-			v := cv + float64(j)/steps*0.45*m.Die
-			x, y, ok := cam.Project(p.at(u, v, z))
-			if !ok || prev.inside(x, y, 1.5) {
-				continue
-			}
-			die := d.dieLike(bg, x, y)
-			if die {
-				in++
-			}
-			samples = append(samples, shareSample{x, y, die})
+			lp.u[q] = cu + float64(i)/steps*0.45*m.Die
+			lp.v[q] = cv + float64(j)/steps*0.45*m.Die
+			q++
 		}
+	}
+	lp.s.Frame(d.img.bgr, d.img.w, d.img.h, [3]float64{})
+	lp.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
+	lp.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
+	dt := bg.dieTest()
+	lp.s.DieLike(&dt, lp.u[:], lp.v[:], lp.x[:], lp.y[:], lp.flags[:])
+	in := 0
+	for q := range lp.flags {
+		x, y := lp.x[q], lp.y[q]
+		if lp.flags[q]&1 == 0 || prev.inside(x, y, 1.5) {
+			continue // behind the camera, or inside the level below
+		}
+		die := lp.flags[q]&2 != 0
+		if die {
+			in++
+		}
+		samples = append(samples, shareSample{x, y, die})
 	}
 	if len(samples) == 0 {
 		return 0, 0
 	}
 	return float64(in) / float64(len(samples)), len(samples)
+}
+
+// levelPoints are the points levelShare samples (13 x 13), where they are
+// seen and how pix.DieTest judged them.
+type levelPoints struct {
+	s          pix.Sampler
+	u, v, x, y [169]float64
+	flags      [169]uint8
 }
 
 // shareSample is one point levelShare sampled: where it lies in the image

@@ -178,11 +178,12 @@ type Detector struct {
 	nadirX      []float32 // the cell under the camera's level inputs for them
 	// faceSuper² points are averaged for each face patch sample (0 or 1:
 	// its centre only): the nadir height CNNs read faces so (nadir.go)
-	faceSuper  int
-	heightCNNX []float32
-	patches    patchSampler   // topFeatures' reads
-	gridPoints gridPoints     // gridScore's reads
-	cardCells  [3][2]cellRead // one card's height readings (readLearned)
+	faceSuper   int
+	heightCNNX  []float32
+	patches     patchSampler   // topFeatures' reads
+	gridPoints  gridPoints     // gridScore's reads
+	levelPoints levelPoints    // levelShare's points
+	cardCells   [3][2]cellRead // one card's height readings (readLearned)
 	// one card's level share samples (cellShares), read again without the
 	// other stacks' outlines
 	shareSamples [3][2][MaxStack + 2][]shareSample

@@ -144,24 +144,3 @@ func (f *frame) blueness(x, y float64) float64 {
 	}
 	return float64(b-max(g, r)) / float64(sum)
 }
-
-// cardLike is true where a pixel looks like the printed card: blue, or the
-// white line work on it (bright, neutral).
-func (f *frame) cardLike(x, y float64) bool {
-	i, ok := f.index(x, y)
-	if !ok {
-		return false
-	}
-	b, g, r := int(f.bgr[i]), int(f.bgr[i+1]), int(f.bgr[i+2])
-	sum := b + g + r
-	if sum < 24 {
-		return false
-	}
-	bl := float64(b-max(g, r)) / float64(sum)
-	if bl >= 0.015 && b-max(g, r) >= 4 {
-		return true
-	}
-	// white line work: neutral and bright
-	v, sat := valSat(f.bgr[i], f.bgr[i+1], f.bgr[i+2])
-	return bl > -0.04 && sat < 60 && v > 150
-}

@@ -1,21 +1,28 @@
 // Package pix holds the per-pixel measures the detector reads millions of
-// times a frame: HSV value and saturation (ValSat); the whiteness of the
-// card's printed line work, value minus saturation (Whiteness, a run of
-// pixels at a time); and the colour, bilinear between pixels, at points of
-// a card lifted to a height and seen through a pinhole camera (Sampler,
-// many points at a time); the whiteness plane's values along a line or at
-// projected points (Tiles); and the card masks' per-pixel passes
-// (BluePixels, Threshold, KeepLabelled).
+// times a frame:
+//   - HSV value and saturation (ValSat), and the whiteness of the card's
+//     printed line work, value minus saturation (Whiteness, a run of
+//     pixels at a time);
+//   - at points of a card lifted to a height and seen through a pinhole
+//     camera (Sampler, many points at a time): the colour bilinear between
+//     pixels (Colours), and whether the nearest pixel shows a die rather
+//     than the card or the table (DieLike);
+//   - a whiteness plane filled a tile at a time (Tiles): its values
+//     bilinear along a line (Along) or at projected points (White);
+//   - the card masks' per-pixel passes (BluePixels, Threshold,
+//     KeepLabelled).
 //
-// Whiteness and Sampler have AVX-512 versions (whiteness_amd64.s on
-// processors with AVX-512 BW and VBMI, sample_amd64.s with AVX-512 F and
-// VL) that give exactly the Go code's results: the whiteness's division is
-// done in float32 and truncated, which is exact for every pixel
-// (TestWhitenessExact); the sampler does the Go code's double-precision
-// operations in its order, without fused multiply-adds, 8 points a time
-// (TestColoursExact, TestColoursLastPixel, TestAlongExact,
-// TestWhiteExact); the mask passes (AVX-512 BW and VBMI) are integer
-// operations, exact by construction (TestBluePixelsExact,
-// TestThresholdExact, TestKeepLabelled). Where a kernel loads more bytes
-// than it needs, it does so only where its caller left room.
+// Each has an AVX-512 kernel (the *_amd64.s files; AVX-512 F and VL for
+// the samplers, BW and VBMI too for the byte passes) used where the
+// processor has it, which gives exactly the Go code's results: the
+// samplers do the Go code's double-precision operations in its order,
+// without fused multiply-adds, 8 points a time; the saturation's integer
+// division is a float32 division truncated, exact for every pixel; the
+// mask passes are integer operations. The tests compare the two bit for
+// bit (TestWhitenessExact, TestColoursExact, TestDieLikeExact,
+// TestAlongExact, TestWhiteExact, TestBluePixelsExact, TestThresholdExact,
+// TestKeepLabelled). Where a kernel loads more bytes than it needs, it
+// does so only where its caller left room; loads that would cross the
+// frame's end are moved back (the *LastPixel and LastByte tests read
+// frames that end at a page the process may not read).
 package pix

@@ -80,19 +80,27 @@ func (s *Sampler) Colours(u, v []float64, b, g, r []float32) {
 	}
 }
 
-// colour is one point's colour, in Go.
-func (s *Sampler) colour(u, v float64) (b, g, r float32) {
-	// the card pose's at
+// project is the pixel where card point (u, v) is seen (the card pose's
+// at, then Camera.Project; r[i][2] holds R[i][2]·Z); ok is false behind
+// the camera.
+func (s *Sampler) project(u, v float64) (px, py float64, ok bool) {
 	X := s.ox + s.ux*u + s.vx*v
 	Y := s.oy + s.uy*u + s.vy*v
-	// Camera.Project (r[i][2] holds R[i][2]·Z)
 	x := s.r0[0]*X + s.r0[1]*Y + s.r0[2] + s.r0[3]
 	y := s.r1[0]*X + s.r1[1]*Y + s.r1[2] + s.r1[3]
 	z := s.r2[0]*X + s.r2[1]*Y + s.r2[2] + s.r2[3]
 	if z <= 1e-6 {
+		return 0, 0, false
+	}
+	return s.fx*x/z + s.cx, s.fy*y/z + s.cy, true
+}
+
+// colour is one point's colour, in Go.
+func (s *Sampler) colour(u, v float64) (b, g, r float32) {
+	px, py, ok := s.project(u, v)
+	if !ok {
 		return 0, 0, 0
 	}
-	px, py := s.fx*x/z+s.cx, s.fy*y/z+s.cy
 	// the frame's colourAt
 	if px < 0 || py < 0 || px > s.wMax || py > s.hMax {
 		return 0, 0, 0

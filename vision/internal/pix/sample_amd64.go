@@ -24,3 +24,8 @@ func alongZ(a *tileArgs, fr, out *float64, n int) int
 //
 //go:noescape
 func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int
+
+// dieZ is Sampler.DieLike's kernel over n points (a multiple of 8).
+//
+//go:noescape
+func dieZ(s *Sampler, t *DieTest, img *uint8, u, v, x, y *float64, flags *uint8, n int)

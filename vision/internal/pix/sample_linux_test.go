@@ -24,6 +24,33 @@ func TestColoursLastPixel(t *testing.T) {
 	checkColours(t, &s, u, v, "last pixel")
 }
 
+// TestDieLikeLastPixel: DieLike at a frame's last pixel, whose bytes end
+// where a page the process may not read begins, loads nothing past them.
+func TestDieLikeLastPixel(t *testing.T) {
+	const w, h = 5, 3
+	img := guarded(t, w*h*3)
+	copy(img, dieFrame(rand.New(rand.NewPCG(21, 22)), w, h))
+	var s Sampler
+	s.Frame(img, w, h, [3]float64{1, 1, 1})
+	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
+	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+	dt := DieTest{Card: [2]float64{0.2, 0.3}, Table: [2]float64{0.4, 0.35}, CardTol: 0.05, TableTol: 0.04, Dark: 120, Bright: 600}
+	u := []float64{w - 1, w - 1, w - 1.2, w - 0.6, 0, w - 1, w - 1, w - 1}
+	v := []float64{h - 1, h - 1, h - 1, h - 1, 0, h - 1.4, h - 1, h - 1}
+	x, y, flags := make([]float64, 8), make([]float64, 8), make([]uint8, 8)
+	s.DieLike(&dt, u, v, x, y, flags)
+	for i := range u {
+		want := uint8(1)
+		if dt.die(&s, u[i], v[i]) {
+			want |= 2
+		}
+		if flags[i] != want {
+			t.Fatalf("point %d (%v, %v): flags %d, want %d", i, u[i], v[i], flags[i], want)
+		}
+	}
+}
+
 // TestBluePixelsLastByte reads rows whose last pixel's bytes end where a
 // page the process may not read begins: BluePixels loads nothing past
 // them, and gives the Go loop's values.

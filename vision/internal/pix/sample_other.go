@@ -13,3 +13,7 @@ func alongZ(a *tileArgs, fr, out *float64, n int) int { panic("pix: no alongZ he
 func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int {
 	panic("pix: no nearestZ here")
 }
+
+func dieZ(s *Sampler, t *DieTest, img *uint8, u, v, x, y *float64, flags *uint8, n int) {
+	panic("pix: no dieZ here")
+}

@@ -1,6 +1,7 @@
 //go:build amd64
 
 #include "textflag.h"
+#include "project_amd64.h"
 
 // Tiles' kernels: 8 points at a time, the Go code's double-precision
 // operations in its order (no fused multiply-adds), so the same bits.
@@ -131,37 +132,7 @@ nloop:
 	JGT  ndone
 	VMOVUPD (R8)(DX*8), Z0     // u
 	VMOVUPD (R9)(DX*8), Z1     // v
-	// the world point and the camera, as sampleZ
-	VMULPD.BCST 16(AX), Z0, Z2
-	VADDPD.BCST 0(AX), Z2, Z2
-	VMULPD.BCST 32(AX), Z1, Z3
-	VADDPD Z3, Z2, Z2          // X
-	VMULPD.BCST 24(AX), Z0, Z3
-	VADDPD.BCST 8(AX), Z3, Z3
-	VMULPD.BCST 40(AX), Z1, Z4
-	VADDPD Z4, Z3, Z3          // Y
-	VMULPD.BCST 48(AX), Z2, Z4
-	VMULPD.BCST 56(AX), Z3, Z5
-	VADDPD Z5, Z4, Z4
-	VADDPD.BCST 64(AX), Z4, Z4
-	VADDPD.BCST 72(AX), Z4, Z4 // x
-	VMULPD.BCST 80(AX), Z2, Z5
-	VMULPD.BCST 88(AX), Z3, Z6
-	VADDPD Z6, Z5, Z5
-	VADDPD.BCST 96(AX), Z5, Z5
-	VADDPD.BCST 104(AX), Z5, Z5 // y
-	VMULPD.BCST 112(AX), Z2, Z6
-	VMULPD.BCST 120(AX), Z3, Z7
-	VADDPD Z7, Z6, Z6
-	VADDPD.BCST 128(AX), Z6, Z6
-	VADDPD.BCST 136(AX), Z6, Z6 // z
-	VCMPPD.BCST $6, 224(AX), Z6, K1 // !(z <= eps)
-	VMULPD.BCST 144(AX), Z4, Z4
-	VDIVPD Z6, Z4, Z4
-	VADDPD.BCST 160(AX), Z4, Z4 // px
-	VMULPD.BCST 152(AX), Z5, Z5
-	VDIVPD Z6, Z5, Z5
-	VADDPD.BCST 168(AX), Z5, Z5 // py
+	PROJECT                    // px (Z4), py (Z5); K1: in front
 	// the nearest pixel: px >= -0.5, py >= -0.5, then int(p+0.5) in the frame
 	VCMPPD.BCST $13, 120(BX), Z4, K1, K1
 	VCMPPD.BCST $13, 120(BX), Z5, K1, K1

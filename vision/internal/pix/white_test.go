@@ -40,15 +40,10 @@ func (t *Tiles) alongRef(x, y float64) (float64, bool) {
 // nearestRef is vision's whiteness at one projected point, and whether
 // its tile is filled.
 func (s *Sampler) nearestRef(t *Tiles, u, v float64) (float64, bool) {
-	X := s.ox + s.ux*u + s.vx*v
-	Y := s.oy + s.uy*u + s.vy*v
-	x := s.r0[0]*X + s.r0[1]*Y + s.r0[2] + s.r0[3]
-	y := s.r1[0]*X + s.r1[1]*Y + s.r1[2] + s.r1[3]
-	z := s.r2[0]*X + s.r2[1]*Y + s.r2[2] + s.r2[3]
-	if z <= 1e-6 {
+	px, py, ok := s.project(u, v)
+	if !ok {
 		return 0, true
 	}
-	px, py := s.fx*x/z+s.cx, s.fy*y/z+s.cy
 	if !(px >= -0.5 && py >= -0.5) {
 		return 0, true
 	}
