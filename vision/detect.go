@@ -180,6 +180,7 @@ type Detector struct {
 	// its centre only): the nadir height CNNs read faces so (nadir.go)
 	faceSuper   int
 	heightCNNX  []float32
+	heightIn    [6][]float32   // plainHeights' CNN inputs, one per cell
 	patches     patchSampler   // topFeatures' reads
 	gridPoints  gridPoints     // gridScore's reads
 	levelPoints levelPoints    // levelShare's points
@@ -191,12 +192,13 @@ type Detector struct {
 	materialX    []float32
 	// optional: a pip network for tops read as clear glass, averaged with
 	// the others (glassPipWeight), and its probabilities
-	glassPips pipReader
-	glassPipP []float32
-	views     viewBufs    // scratch for reading several views (views.go)
-	lw        lineBufs    // the line-work card finder's Mats (linework.go)
-	white     whitePlane  // the frame's whiteness, as read (frame.white)
-	fracs     [][]float64 // ridgesAt's steps along a probe (fractions)
+	glassPips    pipReader
+	glassPipP    []float32
+	pipXs, pipPs [6][]float32 // a card's stacks' pip patches and readings (readPipsAll)
+	views        viewBufs     // scratch for reading several views (views.go)
+	lw           lineBufs     // the line-work card finder's Mats (linework.go)
+	white        whitePlane   // the frame's whiteness, as read (frame.white)
+	fracs        [][]float64  // ridgesAt's steps along a probe (fractions)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which

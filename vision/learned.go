@@ -398,18 +398,31 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 	var probs [MaxStack][TopClasses]float32
 	heights := len(d.height) > 0 || len(d.heightCNN) > 0
 	if heights {
+		// Every cell's level inputs first; then the height networks read
+		// the cells not under the camera member by member (plainHeights),
+		// then each of those cells' further views where it is unsure, and
+		// the cells under the camera with the nadir networks.
+		var nadir [3][2]bool
 		for r := 0; r < m.Rows && r < 3; r++ {
 			for col := 0; col < m.Cols && col < 2; col++ {
 				cr := &d.cardCells[r][col]
 				for h := 1; h <= MaxStack; h++ {
-					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.cellX[(h-1)*TopInputs:h*TopInputs])
+					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], cr.x[(h-1)*TopInputs:h*TopInputs])
 				}
-				if len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col) {
+				nadir[r][col] = len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col)
+			}
+		}
+		d.plainHeights(&nadir)
+		for r := 0; r < m.Rows && r < 3; r++ {
+			for col := 0; col < m.Cols && col < 2; col++ {
+				cr := &d.cardCells[r][col]
+				copy(d.cellX, cr.x)
+				if nadir[r][col] {
 					d.readNadirHeight(cam, c.pose, bg, r, col, &shares[r][col])
 				} else {
-					d.readHeight()
+					copy(d.heightP, cr.p[:])
+					d.heightViews()
 				}
-				copy(cr.x, d.cellX)
 				copy(cr.p[:], d.heightP)
 				cr.dec = DecideHeight(cr.p[:])
 			}
@@ -418,6 +431,12 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 		d.settleClashes(c, cam)
 		d.liftClearTops()
 	}
+	// Each cell's decision and top material, and the patches of the
+	// stacks' top faces; then the pip networks read those member by
+	// member (readPipsAll); then each stack's pips.
+	var decs [6]Decision
+	var at [6][2]int
+	n := 0
 	for r := 0; r < m.Rows && r < 3; r++ {
 		for col := 0; col < m.Cols && col < 2; col++ {
 			var dec Decision
@@ -448,26 +467,59 @@ func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][
 			if dec.Height == 0 {
 				continue
 			}
-			bestH := dec.Height
-			d.pipFeatures(cam, c.pose, r, col, bestH, d.pipX)
-			d.readPips()
-			if dec.Material == 'G' && d.glassPips != nil {
-				d.readPipsWith(d.glassPips, d.glassPipP)
-				for k := range d.pipP {
-					d.pipP[k] = (1-glassPipWeight)*d.pipP[k] + glassPipWeight*d.glassPipP[k]
-				}
-			}
-			pi, pp := 0, d.pipP[0]
-			for k := 1; k < len(d.pipP); k++ {
-				if d.pipP[k] > pp {
-					pi, pp = k, d.pipP[k]
-				}
-			}
-			cell := &Cell{Height: bestH, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
-			cell.Top = string([]byte{cell.Material, byte('1' + pi)})
-			cell.Confidence = min(dec.Confidence, float64(pp))
-			c.Cells[r][col] = cell
+			d.pipFeatures(cam, c.pose, r, col, dec.Height, d.pipXs[n])
+			decs[n], at[n] = dec, [2]int{r, col}
+			n++
 		}
+	}
+	d.readPipsAll(n)
+	for i, dec := range decs[:n] {
+		copy(d.pipP, d.pipPs[i])
+		if dec.Material == 'G' && d.glassPips != nil {
+			copy(d.pipX, d.pipXs[i])
+			d.readPipsWith(d.glassPips, d.glassPipP)
+			for k := range d.pipP {
+				d.pipP[k] = (1-glassPipWeight)*d.pipP[k] + glassPipWeight*d.glassPipP[k]
+			}
+		}
+		pi, pp := 0, d.pipP[0]
+		for k := 1; k < len(d.pipP); k++ {
+			if d.pipP[k] > pp {
+				pi, pp = k, d.pipP[k]
+			}
+		}
+		cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
+		cell.Top = string([]byte{cell.Material, byte('1' + pi)})
+		cell.Confidence = min(dec.Confidence, float64(pp))
+		c.Cells[at[i][0]][at[i][1]] = cell
+	}
+}
+
+// readPipsAll leaves in d.pipPs[i] the pip networks' probabilities for the
+// patch in d.pipXs[i], for i below n, as readPips would for each: an
+// ensemble of pip CNNs read in the plain view only is read member by
+// member over the patches (so that a member's weights stay in the cache
+// from one to the next), each patch's sums in the same order.
+func (d *Detector) readPipsAll(n int) {
+	if c, ok := d.pips.(cnnPips); ok && d.opts.Views.Pips <= 1 {
+		for i := range n {
+			clear(d.pipPs[i])
+		}
+		for _, ws := range c.ws {
+			for i := range n {
+				if ws.Forward(d.pipXs[i]) != nil {
+					continue // cannot happen: the input's length was checked at load
+				}
+				for k, v := range ws.Prob {
+					d.pipPs[i][k] += v / float32(len(c.ws))
+				}
+			}
+		}
+		return
+	}
+	for i := range n {
+		copy(d.pipX, d.pipXs[i])
+		d.readPipsWith(d.pips, d.pipPs[i])
 	}
 }
 
@@ -689,6 +741,9 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	d.top, d.pips, d.pipSide, d.pipPlanes = top, pr, side, planes
 	d.topScratch = top.NewScratch()
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, planes*side*side)
+	for i := range d.pipXs {
+		d.pipXs[i], d.pipPs[i] = make([]float32, planes*side*side), make([]float32, 6)
+	}
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	d.ensureViewBufs()
 	return nil
@@ -950,6 +1005,56 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
 		d.heightCNNX = make([]float32, HeightCNNLen)
 	}
 	return nil
+}
+
+// plainHeights leaves in each cell's p (but those skip marks) the height
+// networks' mean probabilities for its level inputs in x, read in the
+// plain view, as addHeight(x, 1) after clearing d.heightP would: the same
+// sums in the same order, but member by member over the cells, so that a
+// member's weights (its dense layer alone 440 KB) stay in the cache from
+// one cell to the next instead of each cell bringing every member in.
+func (d *Detector) plainHeights(skip *[3][2]bool) {
+	m := d.opts.Model
+	cnns, mlps := d.heightCNN, d.height
+	members := float32(len(mlps) + len(cnns))
+	var cells [6]*cellRead
+	var in [6][]float32
+	n := 0
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			if skip[r][col] {
+				continue
+			}
+			cr := &d.cardCells[r][col]
+			clear(cr.p[:])
+			cells[n] = cr
+			if len(cnns) > 0 {
+				if d.heightIn[n] == nil {
+					d.heightIn[n] = make([]float32, HeightCNNLen)
+				}
+				HeightCNNInput(cr.x, d.heightIn[n])
+				in[n] = d.heightIn[n]
+			}
+			n++
+		}
+	}
+	for _, ws := range cnns {
+		for i, cr := range cells[:n] {
+			if ws.Forward(in[i]) == nil { // the length was checked at load
+				for k, v := range ws.Prob {
+					cr.p[k] += v / members
+				}
+			}
+		}
+	}
+	for j, net := range mlps {
+		for _, cr := range cells[:n] {
+			net.Predict(cr.x, d.heightScratch[j], d.heightTmp)
+			for k, v := range d.heightTmp {
+				cr.p[k] += v / members
+			}
+		}
+	}
 }
 
 // addHeight adds to d.heightP w times the height networks' mean

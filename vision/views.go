@@ -102,6 +102,13 @@ func (d *Detector) ensureViewBufs() {
 func (d *Detector) readHeight() {
 	clear(d.heightP)
 	d.addHeight(d.cellX, 1)
+	d.heightViews()
+}
+
+// heightViews adds the further views to the plain reading in d.heightP of
+// the cell in d.cellX, where Options.Views asks for them, and leaves the
+// mean.
+func (d *Detector) heightViews() {
 	n := d.opts.Views.Height
 	if n <= 1 {
 		return
