@@ -1180,8 +1180,9 @@ func (d *Detector) gridScore(cam Camera, p cardPose, horizontal bool) float64 {
 	g0u, g0v, cell := m.GridOrigin[0], m.GridOrigin[1], m.Cell
 	// Every point is listed first, a line point and its two neighbours
 	// across the line in turn, then all are read (8 at a time by pix's
-	// kernel where their tiles of the whiteness plane are filled, else one
-	// by one), then each piece summed in the order listed.
+	// kernel, the pixels whose tiles of the whiteness plane are not filled
+	// yet by white, which fills them), then each piece summed in the order
+	// listed.
 	gs := &d.gridPoints
 	gs.u, gs.v, gs.n = gs.u[:0], gs.v[:0], gs.n[:0]
 	add := func(u, v, du, dv float64) {
@@ -1217,13 +1218,18 @@ func (d *Detector) gridScore(cam Camera, p cardPose, horizontal bool) float64 {
 	gs.w = slices.Grow(gs.w[:0], n)[:n]
 	gs.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
 	gs.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
-	for i := 0; i < n; {
-		i += gs.s.White(&d.img.tiles, gs.u[i:], gs.v[i:], gs.w[i:])
-		for e := min(i+8, n); i < e; i++ {
+	gs.idx = slices.Grow(gs.idx[:0], n)[:n]
+	k := gs.s.White(&d.img.tiles, gs.u, gs.v, gs.w, gs.idx)
+	for i := range gs.w {
+		switch {
+		case i >= k:
 			gs.w[i] = 0
 			if x, y, ok := cam.Project(p.at(gs.u[i], gs.v[i], z)); ok {
 				gs.w[i] = d.img.whiteness(x, y)
 			}
+		case math.IsInf(gs.w[i], 1): // its tile of the plane is not filled
+			j := int(gs.idx[i])
+			gs.w[i] = float64(d.img.white(j%d.img.w, j/d.img.w))
 		}
 	}
 	var pieces [16]float64
@@ -1249,6 +1255,7 @@ type gridPoints struct {
 	s    pix.Sampler
 	u, v []float64
 	w    []float64
+	idx  []int32 // the pixel of a point whose tile pix did not read
 	n    []int
 }
 

@@ -118,17 +118,15 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 	}
 	buf, str = buf[:n], str[:n]
 	fr := d.fractions(n)
-	// 8 points at a time by pix's kernel where their tiles are filled;
-	// else (filling them) one by one
-	for i := 0; i < n; {
-		i += d.img.tiles.Along(x0, y0, x1, y1, fr[i:], buf[i:])
-		for e := min(i+8, n); i < e; i++ {
+	// 8 points at a time by pix's kernel; one by one (filling the tiles
+	// of the whiteness plane they need) the rest and those it left +Inf
+	k := d.img.tiles.Along(x0, y0, x1, y1, fr, buf)
+	for i := range buf {
+		if i >= k || math.IsInf(buf[i], 1) {
 			f := fr[i]
 			buf[i] = d.img.whitenessAt(x0+f*(x1-x0), y0+f*(y1-y0))
 		}
-	}
-	for _, b := range buf {
-		if math.IsNaN(b) {
+		if math.IsNaN(buf[i]) {
 			return out
 		}
 	}

@@ -13,17 +13,17 @@ var hasSampleZ = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 //go:noescape
 func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int)
 
-// alongZ is Tiles.Along's kernel over up to n points (a multiple of 8);
-// it returns how many it did.
+// alongZ is Tiles.Along's kernel over n points (a multiple of 8); it
+// returns n.
 //
 //go:noescape
 func alongZ(a *tileArgs, fr, out *float64, n int) int
 
-// nearestZ is Sampler.White's kernel over up to n points (a multiple of
-// 8); it returns how many it did.
+// nearestZ is Sampler.White's kernel over n points (a multiple of 8); it
+// returns n.
 //
 //go:noescape
-func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int
+func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, idx *int32, n int) int
 
 // dieZ is Sampler.DieLike's kernel over n points (a multiple of 8).
 //

@@ -10,7 +10,7 @@ func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int) 
 
 func alongZ(a *tileArgs, fr, out *float64, n int) int { panic("pix: no alongZ here") }
 
-func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int {
+func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, idx *int32, n int) int {
 	panic("pix: no nearestZ here")
 }
 

@@ -11,9 +11,8 @@ const TileW = 64
 // Tiles is a plane of int16 values, w·h pixels row by row, that its owner
 // fills a tile (TileW pixels of a row) at a time when first read: done[y·
 // perRow + x/TileW] says whether the tile holding pixel (x, y) is filled.
-// The readers here read only filled tiles: they stop before 8 points one
-// of which needs a tile not filled yet, for the owner to read those (and
-// fill their tiles), then go on.
+// The readers here read only filled tiles: a point that needs a tile not
+// filled yet they give +Inf, for the owner to read (and fill the tile).
 //
 // The kernels load 4 bytes where they need 2 or 1, so the plane must have
 // room for 1 value past w·h and done for 3 flags past h·perRow (their
@@ -38,9 +37,11 @@ type tileArgs struct {
 	done                *bool   // 104
 	half, mhalf         float64 // 112: 0.5, -0.5
 	h                   int32   // 128
+	_                   int32
+	inf                 float64 // 136: +Inf
 }
 
-var _ = [1]struct{}{}[unsafe.Offsetof(tileArgs{}.h)-128]
+var _ = [1]struct{}{}[unsafe.Offsetof(tileArgs{}.inf)-136]
 
 // args fills a's plane fields from t; false where the kernels may not
 // read t (no kernel here, or no room past its ends).
@@ -50,7 +51,7 @@ func (t *Tiles) args(a *tileArgs) bool {
 		return false
 	}
 	a.wMax, a.hMax = float64(t.W-1), float64(t.H-1)
-	a.one, a.nan, a.half, a.mhalf = 1, math.NaN(), 0.5, -0.5
+	a.one, a.nan, a.half, a.mhalf, a.inf = 1, math.NaN(), 0.5, -0.5, math.Inf(1)
 	a.w, a.wm1, a.hm1, a.perRow, a.h = int32(t.W), int32(t.W-1), int32(t.H-1), int32(t.PerRow), int32(t.H)
 	a.one32, a.byte0, a.byte1 = 1, 0xff, 0xff00
 	a.plane, a.done = &t.Plane[0], &t.Done[0]
@@ -59,10 +60,10 @@ func (t *Tiles) args(a *tileArgs) bool {
 
 // Along writes to out[i] the plane's value bilinear between pixels at
 // (x0 + fr[i]·(x1-x0), y0 + fr[i]·(y1-y0)), NaN outside the plane, as
-// vision's frame.whitenessAt computes it, for the leading points it can:
-// it returns how many (a multiple of 8; 0 where there is no kernel). It
-// stops before 8 points where one needs a tile not filled yet. out must be
-// as long as fr.
+// vision's frame.whitenessAt computes it, or +Inf where a tile it needs
+// is not filled, for the leading points it can: it returns how many (all
+// but the last len(fr)%8; 0 where there is no kernel). out must be as
+// long as fr.
 func (t *Tiles) Along(x0, y0, x1, y1 float64, fr, out []float64) int {
 	var a tileArgs
 	n := len(fr) &^ 7
@@ -77,16 +78,17 @@ func (t *Tiles) Along(x0, y0, x1, y1 float64, fr, out []float64) int {
 // White writes to out[i] the plane's value at the pixel nearest card
 // point (u[i], v[i]) seen through s's camera at s's plane height, 0 where
 // that is behind the camera or outside the plane (vision's whiteness at a
-// projected point), for the leading points it can: it returns how many (a
-// multiple of 8; 0 where there is no kernel), stopping before 8 points
-// where one needs a tile not filled yet. v and out must be as long as u.
-func (s *Sampler) White(t *Tiles, u, v, out []float64) int {
+// projected point), or +Inf where the pixel's tile is not filled, with
+// the pixel's index (y·w + x) in idx[i], for the leading points it can:
+// it returns how many (all but the last len(u)%8; 0 where there is no
+// kernel). v, out and idx must be as long as u.
+func (s *Sampler) White(t *Tiles, u, v, out []float64, idx []int32) int {
 	var a tileArgs
 	n := len(u) &^ 7
 	if n == 0 || !t.args(&a) {
 		return 0
 	}
-	v, out = v[:len(u)], out[:len(u)]
+	v, out, idx = v[:len(u)], out[:len(u)], idx[:len(u)]
 	s.one, s.eps = 1, 1e-6
-	return nearestZ(s, &a, &u[0], &v[0], &out[0], n)
+	return nearestZ(s, &a, &u[0], &v[0], &out[0], &idx[0], n)
 }

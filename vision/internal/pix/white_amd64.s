@@ -6,8 +6,8 @@
 // Tiles' kernels: 8 points at a time, the Go code's double-precision
 // operations in its order (no fused multiply-adds), so the same bits.
 // Each first gathers the done flags of the tiles its in-frame points
-// read and stops, returning how many points it did, where one is not
-// filled. A pixel's value and its right-hand neighbour's are one 4-byte
+// read; a point that needs a tile not filled yet gets +Inf, for the
+// caller to read (and fill the tile). A pixel's value and its right-hand neighbour's are one 4-byte
 // gather (where the pixel is the last of its row, the neighbour is
 // another row's or past the plane's end, read with weight 0: the same
 // bits); Tiles.args made sure there is room past the ends.
@@ -24,6 +24,7 @@ TEXT ·alongZ(SB), NOSPLIT, $0-40
 	VBROADCASTSD 48(AX), Z31   // 1.0
 	VPXORQ Z30, Z30, Z30       // 0
 	VBROADCASTSD 56(AX), Z29   // NaN
+	VBROADCASTSD 136(AX), Z28  // +Inf
 
 aloop:
 	LEAQ 8(DX), BX
@@ -64,18 +65,17 @@ aloop:
 	VPCMPEQD Y7, Y8, K5           // or x1 lies in the same tile
 	KORW K5, K4, K4
 	KANDW K4, K3, K3              // ready
-	KANDNW K1, K3, K4             // inside and not ready
-	KORTESTW K4, K4
-	JNZ  adone
+	KANDNW K1, K3, K4             // inside and not ready: +Inf
+	KANDW K3, K1, K5              // inside and ready: read
 	// the values: pixels (x0, y0), (x0+1, y0) and (x0, y1), (x0+1, y1)
 	VPMULLD.BCST 64(AX), Y4, Y13
 	VPADDD Y3, Y13, Y13
 	VPMULLD.BCST 64(AX), Y6, Y14
 	VPADDD Y3, Y14, Y14
-	KMOVW K1, K2
+	KMOVW K5, K2
 	VPXORD Y15, Y15, Y15
 	VPGATHERDD (SI)(Y13*2), K2, Y15
-	KMOVW K1, K2
+	KMOVW K5, K2
 	VPXORD Y16, Y16, Y16
 	VPGATHERDD (SI)(Y14*2), K2, Y16
 	VPSLLD $16, Y15, Y17
@@ -103,7 +103,8 @@ aloop:
 	VMULPD Z24, Z17, Z17
 	VMULPD Z22, Z19, Z19
 	VADDPD Z19, Z17, Z17
-	VBLENDMPD Z17, Z29, K1, Z17 // NaN outside
+	VBLENDMPD Z17, Z29, K5, Z17 // NaN outside
+	VMOVAPD Z28, K4, Z17        // +Inf where a tile is not filled
 	VMOVUPD Z17, (R9)(DX*8)
 	ADDQ $8, DX
 	JMP  aloop
@@ -113,18 +114,20 @@ adone:
 	MOVQ DX, ret+32(FP)
 	RET
 
-// func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, n int) int
-TEXT ·nearestZ(SB), NOSPLIT, $0-56
+// func nearestZ(s *Sampler, a *tileArgs, u, v, out *float64, idx *int32, n int) int
+TEXT ·nearestZ(SB), NOSPLIT, $0-64
 	MOVQ s+0(FP), AX
 	MOVQ a+8(FP), BX
 	MOVQ u+16(FP), R8
 	MOVQ v+24(FP), R9
 	MOVQ out+32(FP), R10
-	MOVQ n+40(FP), CX
+	MOVQ idx+40(FP), R12
+	MOVQ n+48(FP), CX
 	MOVQ 96(BX), SI            // plane
 	MOVQ 104(BX), DI           // done
 	XORQ DX, DX
 	VPXORQ Z30, Z30, Z30
+	VBROADCASTSD 136(BX), Z28  // +Inf
 
 nloop:
 	LEAQ 8(DX), R11
@@ -152,22 +155,23 @@ nloop:
 	VPXORD Y11, Y11, Y11
 	VPGATHERDD (DI)(Y9*1), K2, Y11
 	VPTESTMD.BCST 84(BX), Y11, K3 // filled
-	KANDNW K1, K3, K4             // in the frame and not filled
-	KORTESTW K4, K4
-	JNZ  ndone
+	KANDNW K1, K3, K4             // in the frame and not filled: +Inf
+	KANDW K3, K1, K5              // in the frame and filled: read
 	VPMULLD.BCST 64(BX), Y4, Y13
-	VPADDD Y3, Y13, Y13
-	KMOVW K1, K2
+	VPADDD Y3, Y13, Y13           // the pixel's index
+	VMOVDQU32 Y13, (R12)(DX*4)
+	KMOVW K5, K2
 	VPXORD Y15, Y15, Y15
 	VPGATHERDD (SI)(Y13*2), K2, Y15
 	VPSLLD $16, Y15, Y15
 	VPSRAD $16, Y15, Y15
-	VCVTDQ2PD.Z Y15, K1, Z15   // 0 outside
+	VCVTDQ2PD.Z Y15, K5, Z15   // 0 outside
+	VMOVAPD Z28, K4, Z15
 	VMOVUPD Z15, (R10)(DX*8)
 	ADDQ $8, DX
 	JMP  nloop
 
 ndone:
 	VZEROUPPER
-	MOVQ DX, ret+48(FP)
+	MOVQ DX, ret+56(FP)
 	RET

@@ -37,51 +37,48 @@ func (t *Tiles) alongRef(x, y float64) (float64, bool) {
 	return (1-fy)*((1-fx)*at(x0, y0)+fx*at(x1, y0)) + fy*((1-fx)*at(x0, y1)+fx*at(x1, y1)), ready
 }
 
-// nearestRef is vision's whiteness at one projected point, and whether
-// its tile is filled.
-func (s *Sampler) nearestRef(t *Tiles, u, v float64) (float64, bool) {
+// nearestRef is vision's whiteness at one projected point, whether its
+// tile is filled, and the pixel's index.
+func (s *Sampler) nearestRef(t *Tiles, u, v float64) (float64, bool, int32) {
 	px, py, ok := s.project(u, v)
 	if !ok {
-		return 0, true
+		return 0, true, 0
 	}
 	if !(px >= -0.5 && py >= -0.5) {
-		return 0, true
+		return 0, true, 0
 	}
 	ix, iy := int(px+0.5), int(py+0.5)
 	if ix < 0 || iy < 0 || ix >= t.W || iy >= t.H {
-		return 0, true
+		return 0, true, 0
 	}
-	return float64(t.Plane[iy*t.W+ix]), t.Done[iy*t.PerRow+ix/TileW]
+	return float64(t.Plane[iy*t.W+ix]), t.Done[iy*t.PerRow+ix/TileW], int32(iy*t.W + ix)
 }
 
-// checkStops checks a reader's result against the reference's values and
-// readiness: it must stop at the first 8 points one of which is not ready
-// (or at the last whole 8), give the reference's bits before that and
-// leave the rest alone.
-func checkStops(t *testing.T, what string, k int, out, want []float64, ready []bool) {
+// checkReads checks a reader's result against the reference's values and
+// readiness: it must do every whole 8 points (none without a kernel),
+// give the reference's bits where the tiles are filled and +Inf where
+// not, and leave the rest alone.
+func checkReads(t *testing.T, what string, k int, out, want []float64, ready []bool) {
 	t.Helper()
 	n := len(want)
-	stop := n &^ 7
-	if !hasSampleZ {
-		stop = 0
-	}
-	for i := 0; i < stop; i++ {
-		if !ready[i] {
-			stop = i &^ 7
-			break
+	if done := n &^ 7; !hasSampleZ {
+		if k != 0 {
+			t.Fatalf("%s: did %d points without a kernel", what, k)
 		}
-	}
-	if k != stop {
-		t.Fatalf("%s: did %d of %d points, want %d", what, k, n, stop)
+	} else if k != done {
+		t.Fatalf("%s: did %d of %d points, want %d", what, k, n, done)
 	}
 	for i := 0; i < n; i++ {
-		if i >= k {
+		switch {
+		case i >= k:
 			if out[i] != 7777 {
 				t.Fatalf("%s: wrote point %d past the %d done", what, i, k)
 			}
-			continue
-		}
-		if math.Float64bits(out[i]) != math.Float64bits(want[i]) && !(math.IsNaN(out[i]) && math.IsNaN(want[i])) {
+		case !ready[i]:
+			if !math.IsInf(out[i], 1) {
+				t.Fatalf("%s: point %d needs a tile not filled: %v, want +Inf", what, i, out[i])
+			}
+		case math.Float64bits(out[i]) != math.Float64bits(want[i]) && !(math.IsNaN(out[i]) && math.IsNaN(want[i])):
 			t.Fatalf("%s: point %d: %v, want %v", what, i, out[i], want[i])
 		}
 	}
@@ -89,7 +86,7 @@ func checkStops(t *testing.T, what string, k int, out, want []float64, ready []b
 
 // TestAlongExact: Tiles.Along gives frame.whitenessAt's bits along lines
 // inside, across and outside the plane, on its last row and column and
-// corners, and stops where a tile is not filled.
+// corners, and +Inf where a tile is not filled.
 func TestAlongExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := 0; trial < 3000; trial++ {
@@ -125,13 +122,14 @@ func TestAlongExact(t *testing.T) {
 		for i, f := range fr {
 			want[i], ready[i] = tl.alongRef(x0+f*(x1-x0), y0+f*(y1-y0))
 		}
-		checkStops(t, "along", k, out, want, ready)
+		checkReads(t, "along", k, out, want, ready)
 	}
 }
 
 // TestWhiteExact: Sampler.White gives vision's whiteness at projected
 // points, on the pixel grid, at half pixels (where rounding changes),
-// past the edges and far past them, and stops where a tile is not filled.
+// past the edges and far past them, and +Inf where a tile is not filled,
+// with the pixel's index.
 func TestWhiteExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
@@ -169,12 +167,18 @@ func TestWhiteExact(t *testing.T) {
 		for i := range out {
 			out[i] = 7777
 		}
-		k := s.White(tl, u, v, out)
-		want, ready := make([]float64, n), make([]bool, n)
+		idx := make([]int32, n)
+		k := s.White(tl, u, v, out, idx)
+		want, ready, wantIdx := make([]float64, n), make([]bool, n), make([]int32, n)
 		for i := range u {
-			want[i], ready[i] = s.nearestRef(tl, u[i], v[i])
+			want[i], ready[i], wantIdx[i] = s.nearestRef(tl, u[i], v[i])
 		}
-		checkStops(t, "nearest", k, out, want, ready)
+		checkReads(t, "nearest", k, out, want, ready)
+		for i := 0; i < k; i++ {
+			if !ready[i] && idx[i] != wantIdx[i] {
+				t.Fatalf("nearest: point %d needs pixel %d, said %d", i, wantIdx[i], idx[i])
+			}
+		}
 	}
 }
 
@@ -192,7 +196,7 @@ func TestTilesNeedRoom(t *testing.T) {
 	tight = *tl
 	tight.Done = tight.Done[: len(tight.Done) : len(tight.Done)+2]
 	var s Sampler
-	if k := s.White(&tight, fr, fr, out); k != 0 {
+	if k := s.White(&tight, fr, fr, out, make([]int32, 16)); k != 0 {
 		t.Fatalf("flags without room: did %d points", k)
 	}
 }
