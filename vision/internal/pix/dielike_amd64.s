@@ -1,7 +1,7 @@
 //go:build amd64
 
 #include "textflag.h"
-#include "project_amd64.h"
+#include "macros_amd64.h"
 
 // func dieZ(s *Sampler, t *DieTest, img *uint8, u, v, x, y *float64, flags *uint8, n int)
 // DieTest.die at 8 projected points at a time: the Go code's operations
@@ -32,27 +32,12 @@ dloop:
 	VMOVUPD Z4, (R10)
 	VMOVUPD Z5, (R11)
 	// the nearest pixel in the frame (K2)
-	VCMPPD.BCST $13, 88(BX), Z4, K1, K2
-	VCMPPD.BCST $13, 88(BX), Z5, K2, K2
-	VADDPD.BCST 80(BX), Z4, Z8
-	VADDPD.BCST 80(BX), Z5, Z9
-	VCVTTPD2DQ Z8, Y8          // ix
-	VCVTTPD2DQ Z9, Y9          // iy
-	VPCMPD $5, Y30, Y8, K2, K2 // ix >= 0
-	VPCMPD $5, Y30, Y9, K2, K2 // iy >= 0
-	VPCMPD.BCST $1, 232(AX), Y8, K2, K2 // ix < w
-	VPCMPD.BCST $2, 240(AX), Y9, K2, K2 // iy <= h-1
+	NEAREST(88(BX), 80(BX), 232(AX), 240(AX), K1, K2, Z8, Z9, Y8, Y9)
 	VPMULLD.BCST 232(AX), Y9, Y10
 	VPADDD Y8, Y10, Y10
 	VPADDD Y10, Y10, Y11
 	VPADDD Y11, Y10, Y10       // 3*(iy*w + ix)
-	VPMINSD.BCST 244(AX), Y10, Y11
-	VPSUBD Y11, Y10, Y12
-	VPSLLD $3, Y12, Y12
-	KMOVW K2, K3
-	VPXORD Y13, Y13, Y13
-	VPGATHERDD (SI)(Y11*1), K3, Y13
-	VPSRLVD Y12, Y13, Y13
+	PIXEL(K2, Y10, Y13, Y11, Y12)
 	VPANDD Y29, Y13, Y14       // B
 	VPSRLD $8, Y13, Y15
 	VPANDD Y29, Y15, Y15       // G

@@ -49,16 +49,13 @@ func TestDieLikeExact(t *testing.T) {
 	var s Sampler
 	s.Frame(dieFrame(rng, w, h), w, h, [3]float64{1, 1, 1})
 	dt := DieTest{Card: [2]float64{0.2, 0.3}, Table: [2]float64{0.4, 0.35}, CardTol: 0.05, TableTol: 0.04, Dark: 0.4 * 300, Bright: 1.7 * 300}
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	var kinds [4]int // out of frame, dark, die, not
 	for trial := 0; trial < 300; trial++ {
 		switch trial % 3 {
 		case 0: // pixel = card point
-			s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-			s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+			s.pixelCamera(1)
 		case 1: // behind the camera
-			s.Camera(id, [3]float64{0, 0, -1}, 1, 1, 0, 0)
-			s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+			s.pixelCamera(-1)
 		default:
 			a := rng.Float64() * 2 * math.Pi
 			ca, sa := math.Cos(a), math.Sin(a)
@@ -123,7 +120,6 @@ func TestDieLikeExact(t *testing.T) {
 // for it.
 func TestDieTestBranches(t *testing.T) {
 	dt := DieTest{Card: [2]float64{0.2, 0.3}, Table: [2]float64{0.4, 0.35}, CardTol: 0.05, TableTol: 0.04, Dark: 120, Bright: 600}
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	for _, c := range []struct {
 		name    string
 		b, g, r uint8
@@ -145,8 +141,7 @@ func TestDieTestBranches(t *testing.T) {
 		var s Sampler
 		px := []uint8{c.b, c.g, c.r}
 		s.Frame(slices.Concat(px, px, px, px), 2, 2, [3]float64{1, 1, 1}) // (room for the kernel's loads)
-		s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-		s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+		s.pixelCamera(1)
 		x, y, flags := make([]float64, 9), make([]float64, 9), make([]uint8, 9)
 		s.DieLike(&dt, make([]float64, 9), make([]float64, 9), x, y, flags)
 		for i, f := range flags {

@@ -1,7 +1,7 @@
 //go:build amd64
 
 #include "textflag.h"
-#include "project_amd64.h"
+#include "macros_amd64.h"
 
 // func sampleZ(s *Sampler, img *uint8, u, v *float64, ob, og, or *float32, n int)
 // Sampler.colour for 8 points at a time, every operation the same and in
@@ -63,21 +63,11 @@ loop:
 	VPADDD Y18, Y18, Y19
 	VPADDD Y19, Y18, Y18
 
-	// gather the four pixels' 4 bytes each (Y20..Y23), from at most
-	// s.last and shifted down by what that moved them
-#define GATHER(idx, dst) \
-	VPMINSD.BCST 244(AX), idx, Y24 \
-	VPSUBD Y24, idx, Y25 \
-	VPSLLD $3, Y25, Y25 \
-	KMOVW K1, K2 \
-	VPXORD dst, dst, dst \
-	VPGATHERDD (SI)(Y24*1), K2, dst \
-	VPSRLVD Y25, dst, dst
-
-	GATHER(Y15, Y20)
-	GATHER(Y16, Y21)
-	GATHER(Y17, Y22)
-	GATHER(Y18, Y23)
+	// the four pixels' B, G, R (Y20..Y23)
+	PIXEL(K1, Y15, Y20, Y24, Y25)
+	PIXEL(K1, Y16, Y21, Y24, Y25)
+	PIXEL(K1, Y17, Y22, Y24, Y25)
+	PIXEL(K1, Y18, Y23, Y24, Y25)
 
 	// per channel: ((1-fy)*((1-fx)*c00 + fx*c10) + fy*((1-fx)*c01 + fx*c11)) * scale
 #define CHANNEL(sh, scaleoff, out) \

@@ -16,9 +16,7 @@ func TestColoursLastPixel(t *testing.T) {
 	copy(img, randomFrame(rand.New(rand.NewPCG(7, 8)), w, h))
 	var s Sampler
 	s.Frame(img, w, h, [3]float64{1, 1, 1})
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+	s.pixelCamera(1)
 	u := []float64{w - 1, w - 1, w - 1.5, w - 1, 0, w - 1, w - 1, w - 1, w - 1}
 	v := []float64{h - 1, h - 1.5, h - 1, h - 1, 0, h - 1, h - 1, h - 1, h - 1}
 	checkColours(t, &s, u, v, "last pixel")
@@ -32,9 +30,7 @@ func TestDieLikeLastPixel(t *testing.T) {
 	copy(img, dieFrame(rand.New(rand.NewPCG(21, 22)), w, h))
 	var s Sampler
 	s.Frame(img, w, h, [3]float64{1, 1, 1})
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+	s.pixelCamera(1)
 	dt := DieTest{Card: [2]float64{0.2, 0.3}, Table: [2]float64{0.4, 0.35}, CardTol: 0.05, TableTol: 0.04, Dark: 120, Bright: 600}
 	u := []float64{w - 1, w - 1, w - 1.2, w - 0.6, 0, w - 1, w - 1, w - 1}
 	v := []float64{h - 1, h - 1, h - 1, h - 1, 0, h - 1.4, h - 1, h - 1}

@@ -6,6 +6,14 @@ import (
 	"testing"
 )
 
+// pixelCamera makes the card point (u, v) the pixel (u, v): a camera
+// looking along z from depth tz (1: in front of the plane, -1: behind).
+func (s *Sampler) pixelCamera(tz float64) {
+	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	s.Camera(id, [3]float64{0, 0, tz}, 1, 1, 0, 0)
+	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+}
+
 // randomFrame is a w×h BGR frame of random bytes.
 func randomFrame(rng *rand.Rand, w, h int) []uint8 {
 	img := make([]uint8, w*h*3)
@@ -50,9 +58,7 @@ func TestColoursExact(t *testing.T) {
 	var s Sampler
 	s.Frame(randomFrame(rng, w, h), w, h, [3]float64{1.1, 0.9, 1.3})
 	// camera: pixel = world point, so points fall exactly on the grid
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+	s.pixelCamera(1)
 	var u, v []float64
 	for y := -1.0; y <= h; y += 0.5 {
 		for x := -1.0; x <= w; x += 0.5 {
@@ -66,8 +72,7 @@ func TestColoursExact(t *testing.T) {
 	}
 	checkColours(t, &s, u, v, "grid")
 	// behind the camera: z = -1
-	s.Camera(id, [3]float64{0, 0, -1}, 1, 1, 0, 0)
-	s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+	s.pixelCamera(-1)
 	checkColours(t, &s, u[:40], v[:40], "behind")
 	// random cameras looking down at a card, and random points on it
 	for trial := 0; trial < 200; trial++ {

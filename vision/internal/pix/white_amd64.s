@@ -1,7 +1,7 @@
 //go:build amd64
 
 #include "textflag.h"
-#include "project_amd64.h"
+#include "macros_amd64.h"
 
 // Tiles' kernels: 8 points at a time, the Go code's double-precision
 // operations in its order (no fused multiply-adds), so the same bits.
@@ -53,12 +53,8 @@ aloop:
 	VPADDD Y7, Y9, Y9
 	VPMULLD.BCST 76(AX), Y6, Y10
 	VPADDD Y7, Y10, Y10
-	KMOVW K1, K2
-	VPXORD Y11, Y11, Y11
-	VPGATHERDD (DI)(Y9*1), K2, Y11
-	KMOVW K1, K2
-	VPXORD Y12, Y12, Y12
-	VPGATHERDD (DI)(Y10*1), K2, Y12
+	GATHER(K1, DI, Y9, 1, Y11)
+	GATHER(K1, DI, Y10, 1, Y12)
 	VPANDD Y12, Y11, Y11
 	VPTESTMD.BCST 84(AX), Y11, K3 // tile x0/64 filled in both rows
 	VPTESTMD.BCST 88(AX), Y11, K4 // the next one too
@@ -72,12 +68,8 @@ aloop:
 	VPADDD Y3, Y13, Y13
 	VPMULLD.BCST 64(AX), Y6, Y14
 	VPADDD Y3, Y14, Y14
-	KMOVW K5, K2
-	VPXORD Y15, Y15, Y15
-	VPGATHERDD (SI)(Y13*2), K2, Y15
-	KMOVW K5, K2
-	VPXORD Y16, Y16, Y16
-	VPGATHERDD (SI)(Y14*2), K2, Y16
+	GATHER(K5, SI, Y13, 2, Y15)
+	GATHER(K5, SI, Y14, 2, Y16)
 	VPSLLD $16, Y15, Y17
 	VPSRAD $16, Y17, Y17
 	VCVTDQ2PD Y17, Z17         // w00
@@ -137,32 +129,19 @@ nloop:
 	VMOVUPD (R9)(DX*8), Z1     // v
 	PROJECT                    // px (Z4), py (Z5); K1: in front
 	// the nearest pixel: px >= -0.5, py >= -0.5, then int(p+0.5) in the frame
-	VCMPPD.BCST $13, 120(BX), Z4, K1, K1
-	VCMPPD.BCST $13, 120(BX), Z5, K1, K1
-	VADDPD.BCST 112(BX), Z4, Z4
-	VADDPD.BCST 112(BX), Z5, Z5
-	VCVTTPD2DQ Z4, Y3          // ix
-	VCVTTPD2DQ Z5, Y4          // iy
-	VPCMPD $5, Y30, Y3, K1, K1 // ix >= 0
-	VPCMPD $5, Y30, Y4, K1, K1 // iy >= 0
-	VPCMPD.BCST $1, 64(BX), Y3, K1, K1  // ix < w
-	VPCMPD.BCST $1, 128(BX), Y4, K1, K1 // iy < h
+	NEAREST(120(BX), 112(BX), 64(BX), 72(BX), K1, K1, Z4, Z5, Y3, Y4)
 	// the tile's flag
 	VPSRLD $6, Y3, Y7
 	VPMULLD.BCST 76(BX), Y4, Y9
 	VPADDD Y7, Y9, Y9
-	KMOVW K1, K2
-	VPXORD Y11, Y11, Y11
-	VPGATHERDD (DI)(Y9*1), K2, Y11
+	GATHER(K1, DI, Y9, 1, Y11)
 	VPTESTMD.BCST 84(BX), Y11, K3 // filled
 	KANDNW K1, K3, K4             // in the frame and not filled: +Inf
 	KANDW K3, K1, K5              // in the frame and filled: read
 	VPMULLD.BCST 64(BX), Y4, Y13
 	VPADDD Y3, Y13, Y13           // the pixel's index
 	VMOVDQU32 Y13, (R12)(DX*4)
-	KMOVW K5, K2
-	VPXORD Y15, Y15, Y15
-	VPGATHERDD (SI)(Y13*2), K2, Y15
+	GATHER(K5, SI, Y13, 2, Y15)
 	VPSLLD $16, Y15, Y15
 	VPSRAD $16, Y15, Y15
 	VCVTDQ2PD.Z Y15, K5, Z15   // 0 outside

@@ -132,7 +132,6 @@ func TestAlongExact(t *testing.T) {
 // with the pixel's index.
 func TestWhiteExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	id := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	for trial := 0; trial < 2000; trial++ {
 		w, h := 1+rng.IntN(200), 1+rng.IntN(30)
 		filled := 1.0
@@ -142,8 +141,7 @@ func TestWhiteExact(t *testing.T) {
 		tl := randomTiles(rng, w, h, filled)
 		var s Sampler
 		if trial%2 == 0 { // pixel = card point: grid and half points
-			s.Camera(id, [3]float64{0, 0, 1}, 1, 1, 0, 0)
-			s.Plane(0, 0, 1, 0, 0, 1, 0, id)
+			s.pixelCamera(1)
 		} else {
 			a := rng.Float64() * 2 * math.Pi
 			ca, sa := math.Cos(a), math.Sin(a)
