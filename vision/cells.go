@@ -362,51 +362,60 @@ func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3
 	return shares, heights
 }
 
-// readCells reads every cell of a card. Level by level, the part of the
+// readCells reads every cell of the cards. Level by level, the part of the
 // image a die at that level would add to the stack is checked for die-like
 // pixels; the stack is as high as the run of levels that shows a die best
 // (the sum of share - 1/2 over levels 1..h is largest). A second pass reads
 // each cell again without the pixels that the other cells' stacks, as first
 // read, cover: a tall stack leaning over its neighbours in the image must
 // not make them look occupied.
-func (d *Detector) readCells(c *Card, cam Camera) {
+func (d *Detector) readCells(cards []Card, cam Camera) {
 	m := d.opts.Model
-	c.UnderCamera = d.cardUnderCamera(cam, c.pose)
-	bg := d.measureBackground(cam, c.pose)
-	shares, heights := d.cellShares(cam, c.pose, &bg)
-	if d.keepFeatures {
-		c.feats = d.cardFeatures(cam, c.pose, &bg, &shares)
-		for k := 0; k < d.jitterCopies; k++ {
-			jp := jitterPose(m, c.pose, d.jitterRng)
-			jbg := d.measureBackground(cam, jp)
-			jshares, _ := d.cellShares(cam, jp, &jbg)
-			c.jittered = append(c.jittered, d.cardFeatures(cam, jp, &jbg, &jshares))
+	learned := d.top != nil && d.pips != nil
+	if learned {
+		d.growCardReads(len(cards))
+	}
+	for i := range cards {
+		c := &cards[i]
+		c.UnderCamera = d.cardUnderCamera(cam, c.pose)
+		bg := d.measureBackground(cam, c.pose)
+		shares, heights := d.cellShares(cam, c.pose, &bg)
+		if d.keepFeatures {
+			c.feats = d.cardFeatures(cam, c.pose, &bg, &shares)
+			for k := 0; k < d.jitterCopies; k++ {
+				jp := jitterPose(m, c.pose, d.jitterRng)
+				jbg := d.measureBackground(cam, jp)
+				jshares, _ := d.cellShares(cam, jp, &jbg)
+				c.jittered = append(c.jittered, d.cardFeatures(cam, jp, &jbg, &jshares))
+			}
+		}
+		if learned {
+			d.cardReads[i].bg, d.cardReads[i].shares = bg, shares
+			continue
+		}
+		for r := 0; r < m.Rows; r++ {
+			for col := 0; col < m.Cols; col++ {
+				h := heights[r][col]
+				if h == 0 {
+					continue
+				}
+				sh := shares[r][col]
+				cell := &Cell{Height: h}
+				cell.HeightConf = max(0, min(1, sh[h]-sh[h+1]))
+				fs := d.topFace(cam, c.pose, &bg, r, col, h)
+				cell.Material = material(fs)
+				var pipConf float64
+				cell.Pips, pipConf = d.countPips(cam, c.pose, r, col, h)
+				if cell.Pips > 0 {
+					cell.Top = string([]byte{cell.Material, byte('0' + cell.Pips)})
+				}
+				cell.Confidence = min(cell.HeightConf, pipConf)
+				c.Cells[r][col] = cell
+			}
 		}
 	}
-	if d.top != nil && d.pips != nil {
-		d.readLearned(c, cam, &bg, &shares)
-		d.flagHidden(c, cam)
-		return
-	}
-	for r := 0; r < m.Rows; r++ {
-		for col := 0; col < m.Cols; col++ {
-			h := heights[r][col]
-			if h == 0 {
-				continue
-			}
-			sh := shares[r][col]
-			cell := &Cell{Height: h}
-			cell.HeightConf = max(0, min(1, sh[h]-sh[h+1]))
-			fs := d.topFace(cam, c.pose, &bg, r, col, h)
-			cell.Material = material(fs)
-			var pipConf float64
-			cell.Pips, pipConf = d.countPips(cam, c.pose, r, col, h)
-			if cell.Pips > 0 {
-				cell.Top = string([]byte{cell.Material, byte('0' + cell.Pips)})
-			}
-			cell.Confidence = min(cell.HeightConf, pipConf)
-			c.Cells[r][col] = cell
-		}
+	if learned {
+		d.readLearned(cards, cam)
 	}
 }
 

@@ -180,7 +180,9 @@ type Detector struct {
 	// its centre only): the nadir height CNNs read faces so (nadir.go)
 	faceSuper   int
 	heightCNNX  []float32
-	heightIn    [6][]float32   // plainHeights' CNN inputs, one per cell
+	heightIn    [][]float32    // plainHeights' CNN inputs, one per cell
+	plainCells  []*cellRead    // the cells plainHeights reads
+	cardReads   []cardRead     // the cards readLearned reads
 	patches     patchSampler   // topFeatures' reads
 	gridPoints  gridPoints     // gridScore's reads
 	levelPoints levelPoints    // levelShare's points
@@ -194,11 +196,11 @@ type Detector struct {
 	// the others (glassPipWeight), and its probabilities
 	glassPips    pipReader
 	glassPipP    []float32
-	pipXs, pipPs [6][]float32 // a card's stacks' pip patches and readings (readPipsAll)
-	views        viewBufs     // scratch for reading several views (views.go)
-	lw           lineBufs     // the line-work card finder's Mats (linework.go)
-	white        whitePlane   // the frame's whiteness, as read (frame.white)
-	fracs        [][]float64  // ridgesAt's steps along a probe (fractions)
+	pipXs, pipPs [][]float32 // the stacks' pip patches and readings (readPipsAll)
+	views        viewBufs    // scratch for reading several views (views.go)
+	lw           lineBufs    // the line-work card finder's Mats (linework.go)
+	white        whitePlane  // the frame's whiteness, as read (frame.white)
+	fracs        [][]float64 // ridgesAt's steps along a probe (fractions)
 
 	// the seats taken (a bit per seat; 0: every seat), SetInPlay; and,
 	// bench only, whether each still's truth file says which
@@ -329,9 +331,7 @@ func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 	d.tableC = tableColour{}
 	defer func() { d.img = frame{} }() // its slices alias img's memory
 	cards := d.findCards(cam)
-	for i := range cards {
-		d.readCells(&cards[i], cam)
-	}
+	d.readCells(cards, cam)
 	sort.SliceStable(cards, func(a, b int) bool { return cards[a].Seat < cards[b].Seat })
 	res.Cards = cards
 	return res, nil

@@ -387,111 +387,171 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 	return f
 }
 
-// readLearned reads every cell of a card with the networks: with height
-// networks, each cell's height from the cell at all six levels, then the
-// clashes of the top faces read settled (settleClashes), then each stack's
-// top material and pips at its height; without them, for each height, how
-// sure the top network is that a top face lies there, the surest height
-// winning if it is surer than not, else the cell is empty.
-func (d *Detector) readLearned(c *Card, cam Camera, bg *background, shares *[3][2][MaxStack + 2]float64) {
+// readLearned reads every cell of the cards with the networks: with
+// height networks, each cell's height from the cell at all six levels,
+// then the clashes of the top faces read settled (settleClashes), then
+// each stack's top material and pips at its height; without them, for
+// each height, how sure the top network is that a top face lies there,
+// the surest height winning if it is surer than not, else the cell is
+// empty. Then the cells other stacks hide are flagged (flagHidden).
+// d.cardReads[i] holds card i's background and level shares.
+//
+// The networks read member by member over every card's cells (the
+// height CNNs, plainHeights) and stacks (the pip CNNs, readPipsAll), so
+// that a member's weights stay in the cache from one cell to the next;
+// each cell's sums are the same as one by one.
+func (d *Detector) readLearned(cards []Card, cam Camera) {
 	m := d.opts.Model
 	var probs [MaxStack][TopClasses]float32
 	heights := len(d.height) > 0 || len(d.heightCNN) > 0
 	if heights {
 		// Every cell's level inputs first; then the height networks read
-		// the cells not under the camera member by member (plainHeights),
-		// then each of those cells' further views where it is unsure, and
-		// the cells under the camera with the nadir networks.
-		var nadir [3][2]bool
-		for r := 0; r < m.Rows && r < 3; r++ {
-			for col := 0; col < m.Cols && col < 2; col++ {
-				cr := &d.cardCells[r][col]
-				for h := 1; h <= MaxStack; h++ {
-					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], cr.x[(h-1)*TopInputs:h*TopInputs])
+		// the cells not under the camera; then each of those cells'
+		// further views where it is unsure, and the cells under the camera
+		// with the nadir networks.
+		for i := range cards {
+			cd := &d.cardReads[i]
+			for r := 0; r < m.Rows && r < 3; r++ {
+				for col := 0; col < m.Cols && col < 2; col++ {
+					cr := &cd.cells[r][col]
+					for h := 1; h <= MaxStack; h++ {
+						d.topFeatures(cam, cards[i].pose, &cd.bg, r, col, h, &cd.shares[r][col], cr.x[(h-1)*TopInputs:h*TopInputs])
+					}
+					cd.nadir[r][col] = len(d.heightNadir) > 0 && d.underCamera(cam, cards[i].pose, r, col)
 				}
-				nadir[r][col] = len(d.heightNadir) > 0 && d.underCamera(cam, c.pose, r, col)
 			}
 		}
-		d.plainHeights(&nadir)
-		for r := 0; r < m.Rows && r < 3; r++ {
-			for col := 0; col < m.Cols && col < 2; col++ {
-				cr := &d.cardCells[r][col]
-				copy(d.cellX, cr.x)
-				if nadir[r][col] {
-					d.readNadirHeight(cam, c.pose, bg, r, col, &shares[r][col])
-				} else {
-					copy(d.heightP, cr.p[:])
-					d.heightViews()
+		d.plainHeights(len(cards))
+		for i := range cards {
+			cd := &d.cardReads[i]
+			d.cardCells = cd.cells
+			for r := 0; r < m.Rows && r < 3; r++ {
+				for col := 0; col < m.Cols && col < 2; col++ {
+					cr := &d.cardCells[r][col]
+					copy(d.cellX, cr.x)
+					if cd.nadir[r][col] {
+						d.readNadirHeight(cam, cards[i].pose, &cd.bg, r, col, &cd.shares[r][col])
+					} else {
+						copy(d.heightP, cr.p[:])
+						d.heightViews()
+					}
+					copy(cr.p[:], d.heightP)
+					cr.dec = DecideHeight(cr.p[:])
 				}
-				copy(cr.p[:], d.heightP)
-				cr.dec = DecideHeight(cr.p[:])
 			}
+			d.reconsiderEmpties(&cards[i], cam)
+			d.settleClashes(&cards[i], cam)
+			d.liftClearTops()
+			cd.cells = d.cardCells
 		}
-		d.reconsiderEmpties(c, cam)
-		d.settleClashes(c, cam)
-		d.liftClearTops()
 	}
 	// Each cell's decision and top material, and the patches of the
-	// stacks' top faces; then the pip networks read those member by
-	// member (readPipsAll); then each stack's pips.
-	var decs [6]Decision
-	var at [6][2]int
+	// stacks' top faces; then the pip networks read those (readPipsAll);
+	// then each stack's pips.
 	n := 0
-	for r := 0; r < m.Rows && r < 3; r++ {
-		for col := 0; col < m.Cols && col < 2; col++ {
-			var dec Decision
-			if heights {
-				cr := &d.cardCells[r][col]
-				dec = cr.dec
-				if dec.Height > 0 {
-					at := cr.x[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
-					if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {
-						dec.setMaterialMean(&probs[0], cnnP)
-					} else {
-						dec.setMaterial(&probs[0])
+	for i := range cards {
+		c, cd := &cards[i], &d.cardReads[i]
+		cd.first, cd.n = n, 0
+		for r := 0; r < m.Rows && r < 3; r++ {
+			for col := 0; col < m.Cols && col < 2; col++ {
+				var dec Decision
+				if heights {
+					cr := &cd.cells[r][col]
+					dec = cr.dec
+					if dec.Height > 0 {
+						at := cr.x[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
+						if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {
+							dec.setMaterialMean(&probs[0], cnnP)
+						} else {
+							dec.setMaterial(&probs[0])
+						}
 					}
+				} else {
+					for h := 1; h <= MaxStack; h++ {
+						d.topFeatures(cam, c.pose, &cd.bg, r, col, h, &cd.shares[r][col], d.topX)
+						d.top.Predict(d.topX, d.topScratch, probs[h-1][:])
+					}
+					dec = DecideCell(&probs)
 				}
-			} else {
-				for h := 1; h <= MaxStack; h++ {
-					d.topFeatures(cam, c.pose, bg, r, col, h, &shares[r][col], d.topX)
-					d.top.Predict(d.topX, d.topScratch, probs[h-1][:])
+				if dec.Occluded {
+					// A hand covers the cell: say so rather than guess.
+					c.Cells[r][col] = &Cell{Occluded: true, Confidence: dec.Confidence}
+					c.Occluded = true
+					continue
 				}
-				dec = DecideCell(&probs)
+				if dec.Height == 0 {
+					continue
+				}
+				d.growPips(n + 1)
+				d.pipFeatures(cam, c.pose, r, col, dec.Height, d.pipXs[n])
+				cd.decs[cd.n], cd.at[cd.n] = dec, [2]int{r, col}
+				cd.n++
+				n++
 			}
-			if dec.Occluded {
-				// A hand covers the cell: say so rather than guess.
-				c.Cells[r][col] = &Cell{Occluded: true, Confidence: dec.Confidence}
-				c.Occluded = true
-				continue
-			}
-			if dec.Height == 0 {
-				continue
-			}
-			d.pipFeatures(cam, c.pose, r, col, dec.Height, d.pipXs[n])
-			decs[n], at[n] = dec, [2]int{r, col}
-			n++
 		}
 	}
 	d.readPipsAll(n)
-	for i, dec := range decs[:n] {
-		copy(d.pipP, d.pipPs[i])
-		if dec.Material == 'G' && d.glassPips != nil {
-			copy(d.pipX, d.pipXs[i])
-			d.readPipsWith(d.glassPips, d.glassPipP)
-			for k := range d.pipP {
-				d.pipP[k] = (1-glassPipWeight)*d.pipP[k] + glassPipWeight*d.glassPipP[k]
+	for i := range cards {
+		c, cd := &cards[i], &d.cardReads[i]
+		for j, dec := range cd.decs[:cd.n] {
+			k := cd.first + j
+			copy(d.pipP, d.pipPs[k])
+			if dec.Material == 'G' && d.glassPips != nil {
+				copy(d.pipX, d.pipXs[k])
+				d.readPipsWith(d.glassPips, d.glassPipP)
+				for q := range d.pipP {
+					d.pipP[q] = (1-glassPipWeight)*d.pipP[q] + glassPipWeight*d.glassPipP[q]
+				}
+			}
+			pi, pp := 0, d.pipP[0]
+			for q := 1; q < len(d.pipP); q++ {
+				if d.pipP[q] > pp {
+					pi, pp = q, d.pipP[q]
+				}
+			}
+			cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
+			cell.Top = string([]byte{cell.Material, byte('1' + pi)})
+			cell.Confidence = min(dec.Confidence, float64(pp))
+			c.Cells[cd.at[j][0]][cd.at[j][1]] = cell
+		}
+		d.flagHidden(c, cam)
+	}
+}
+
+// cardRead is what readLearned keeps of one card while it reads them
+// all: its background and level shares (readCells), its cells' height
+// readings, which lie under the camera, and its stacks' decisions and
+// where their pip patches lie in d.pipXs.
+type cardRead struct {
+	bg     background
+	shares [3][2][MaxStack + 2]float64
+	cells  [3][2]cellRead
+	nadir  [3][2]bool
+	decs   [6]Decision
+	at     [6][2]int
+	first  int // the index in d.pipXs of its first stack's patch
+	n      int // its stacks
+}
+
+// growCardReads makes room for n cards' reads (their level input buffers
+// kept from frame to frame).
+func (d *Detector) growCardReads(n int) {
+	for len(d.cardReads) < n {
+		var cd cardRead
+		for r := range cd.cells {
+			for col := range cd.cells[r] {
+				cd.cells[r][col].x = make([]float32, CellInputs)
 			}
 		}
-		pi, pp := 0, d.pipP[0]
-		for k := 1; k < len(d.pipP); k++ {
-			if d.pipP[k] > pp {
-				pi, pp = k, d.pipP[k]
-			}
-		}
-		cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
-		cell.Top = string([]byte{cell.Material, byte('1' + pi)})
-		cell.Confidence = min(dec.Confidence, float64(pp))
-		c.Cells[at[i][0]][at[i][1]] = cell
+		d.cardReads = append(d.cardReads, cd)
+	}
+}
+
+// growPips makes room for n pip patches and readings.
+func (d *Detector) growPips(n int) {
+	for len(d.pipXs) < n {
+		d.pipXs = append(d.pipXs, make([]float32, len(d.pipX)))
+		d.pipPs = append(d.pipPs, make([]float32, 6))
 	}
 }
 
@@ -741,9 +801,7 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	d.top, d.pips, d.pipSide, d.pipPlanes = top, pr, side, planes
 	d.topScratch = top.NewScratch()
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, planes*side*side)
-	for i := range d.pipXs {
-		d.pipXs[i], d.pipPs[i] = make([]float32, planes*side*side), make([]float32, 6)
-	}
+	d.pipXs, d.pipPs = nil, nil // (growPips makes them the new size)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	d.ensureViewBufs()
 	return nil
@@ -992,11 +1050,6 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
 		d.heightScratch = append(d.heightScratch, n.NewScratch())
 	}
 	d.cellX, d.heightP, d.heightTmp = make([]float32, CellInputs), make([]float32, HeightClasses), make([]float32, HeightClasses)
-	for r := range d.cardCells {
-		for col := range d.cardCells[r] {
-			d.cardCells[r][col].x = make([]float32, CellInputs)
-		}
-	}
 	d.heightCNN, d.heightCNNX = nil, nil
 	for _, hc := range hcs {
 		d.heightCNN = append(d.heightCNN, hc.NewWorkspace())
@@ -1007,37 +1060,42 @@ func (d *Detector) useHeightNetworks(nets []*mlp.Net, hcs []*cnn.Net) error {
 	return nil
 }
 
-// plainHeights leaves in each cell's p (but those skip marks) the height
-// networks' mean probabilities for its level inputs in x, read in the
-// plain view, as addHeight(x, 1) after clearing d.heightP would: the same
-// sums in the same order, but member by member over the cells, so that a
-// member's weights (its dense layer alone 440 KB) stay in the cache from
-// one cell to the next instead of each cell bringing every member in.
-func (d *Detector) plainHeights(skip *[3][2]bool) {
+// plainHeights leaves in the p of each cell of the first n cards in
+// d.cardReads but those under the camera the height networks' mean
+// probabilities for its level inputs in x, read in the plain view, as
+// addHeight(x, 1) after clearing d.heightP would: the same sums in the
+// same order, but member by member over the cells, so that a member's
+// weights (its dense layer alone 440 KB) stay in the cache from one cell
+// to the next instead of each cell bringing every member in.
+func (d *Detector) plainHeights(ncards int) {
 	m := d.opts.Model
 	cnns, mlps := d.heightCNN, d.height
 	members := float32(len(mlps) + len(cnns))
-	var cells [6]*cellRead
-	var in [6][]float32
-	n := 0
-	for r := 0; r < m.Rows && r < 3; r++ {
-		for col := 0; col < m.Cols && col < 2; col++ {
-			if skip[r][col] {
-				continue
-			}
-			cr := &d.cardCells[r][col]
-			clear(cr.p[:])
-			cells[n] = cr
-			if len(cnns) > 0 {
-				if d.heightIn[n] == nil {
-					d.heightIn[n] = make([]float32, HeightCNNLen)
+	cells := d.plainCells[:0]
+	for i := range ncards {
+		cd := &d.cardReads[i]
+		for r := 0; r < m.Rows && r < 3; r++ {
+			for col := 0; col < m.Cols && col < 2; col++ {
+				if cd.nadir[r][col] {
+					continue
 				}
-				HeightCNNInput(cr.x, d.heightIn[n])
-				in[n] = d.heightIn[n]
+				cr := &cd.cells[r][col]
+				clear(cr.p[:])
+				cells = append(cells, cr)
 			}
-			n++
 		}
 	}
+	d.plainCells = cells
+	n := len(cells)
+	for len(d.heightIn) < n && len(cnns) > 0 {
+		d.heightIn = append(d.heightIn, make([]float32, HeightCNNLen))
+	}
+	if len(cnns) > 0 {
+		for i, cr := range cells {
+			HeightCNNInput(cr.x, d.heightIn[i])
+		}
+	}
+	in := d.heightIn
 	for _, ws := range cnns {
 		for i, cr := range cells[:n] {
 			if ws.Forward(in[i]) == nil { // the length was checked at load

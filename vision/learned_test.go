@@ -765,48 +765,53 @@ func withOutputBias(b []byte, bias []float32) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
-// TestMemberByMemberSameSums: the height networks read over a card's cells
-// member by member (plainHeights) and the pip networks over its stacks'
-// patches (readPipsAll) give each cell the bits one cell at a time gives
-// (addHeight, readPips), for the built-in networks and with the pips read
-// in two views (one patch at a time then).
+// TestMemberByMemberSameSums: the height networks read over the cards'
+// cells member by member (plainHeights) and the pip networks over their
+// stacks' patches (readPipsAll) give each cell the bits one cell at a time
+// gives (addHeight, readPips), for the built-in networks and with the
+// pips read in two views (one patch at a time then).
 func TestMemberByMemberSameSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, views := range []Views{{}, {Pips: 2}} {
 		d := NewDetector(Options{Views: views})
 		require.Greater(t, len(d.heightCNN), 1, "the built-in height networks are an ensemble")
-		var skip [3][2]bool
-		skip[1][0] = true // a cell under the camera: left alone
-		d.cardCells[1][0].p[0] = 42
-		for r := range 3 {
-			for c := range 2 {
-				for i := range d.cardCells[r][c].x {
-					d.cardCells[r][c].x[i] = rng.Float32() * 2
+		d.growCardReads(2)
+		d.cardReads[1].nadir[1][0] = true // a cell under the camera: left alone
+		d.cardReads[1].cells[1][0].p[0] = 42
+		for i := range 2 {
+			for r := range 3 {
+				for c := range 2 {
+					for k := range d.cardReads[i].cells[r][c].x {
+						d.cardReads[i].cells[r][c].x[k] = rng.Float32() * 2
+					}
 				}
 			}
 		}
-		d.plainHeights(&skip)
-		for r := range 3 {
-			for c := range 2 {
-				cr := &d.cardCells[r][c]
-				if skip[r][c] {
-					assert.Equal(t, float32(42), cr.p[0], "a skipped cell's reading is left alone")
-					continue
-				}
-				clear(d.heightP)
-				d.addHeight(cr.x, 1)
-				for k := range d.heightP {
-					require.Equal(t, math.Float32bits(d.heightP[k]), math.Float32bits(cr.p[k]), "cell %d,%d class %d", r, c, k)
+		d.plainHeights(2)
+		for i := range 2 {
+			for r := range 3 {
+				for c := range 2 {
+					cr := &d.cardReads[i].cells[r][c]
+					if d.cardReads[i].nadir[r][c] {
+						assert.Equal(t, float32(42), cr.p[0], "a skipped cell's reading is left alone")
+						continue
+					}
+					clear(d.heightP)
+					d.addHeight(cr.x, 1)
+					for k := range d.heightP {
+						require.Equal(t, math.Float32bits(d.heightP[k]), math.Float32bits(cr.p[k]), "card %d cell %d,%d class %d", i, r, c, k)
+					}
 				}
 			}
 		}
+		d.growPips(9)
 		for i := range d.pipXs {
 			for j := range d.pipXs[i] {
 				d.pipXs[i][j] = float32(rng.NormFloat64())
 			}
 		}
-		d.readPipsAll(5)
-		for i := range 5 {
+		d.readPipsAll(9)
+		for i := range 9 {
 			copy(d.pipX, d.pipXs[i])
 			d.readPips()
 			for k := range d.pipP {
