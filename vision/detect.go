@@ -186,7 +186,7 @@ type Detector struct {
 	patches     patchSampler   // topFeatures' reads
 	gridPoints  gridPoints     // gridScore's reads
 	levelPoints levelPoints    // levelShare's points
-	cardCells   [3][2]cellRead // one card's height readings (readLearned)
+	cardCells   [3][2]cellRead // the card being settled: its cardRead's cells (readLearned)
 	// one card's level share samples (cellShares), read again without the
 	// other stacks' outlines
 	shareSamples [3][2][MaxStack + 2][]shareSample

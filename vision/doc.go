@@ -30,6 +30,13 @@
 // straight under the camera, where heights show only in how large a top
 // face looks, is marked Card.UnderCamera, and those cells' heights are read
 // by two more height CNNs, fine-tuned for them, from face patches whose
-// samples are averaged over their squares (nadir.go). Bench measures all of
-// it against a corpus of rendered frames with truth.
+// samples are averaged over their squares (nadir.go). Each network reads
+// all the frame's cells (or stacks) before the next network's weights are
+// brought into the cache. Bench measures all of it against a corpus of
+// rendered frames with truth.
+//
+// The per-point work of the card finder and the cells (projections,
+// bilinear colour and whiteness reads, the die-like test, the card masks'
+// pixel passes) runs in vision/internal/pix, whose AVX-512 kernels give
+// exactly its Go code's results.
 package vision
