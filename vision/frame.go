@@ -12,11 +12,9 @@ type frame struct {
 	mat  gocv.Mat
 	w, h int
 	bgr  []uint8
-	// the whiteness plane (whitePlane), if any
-	wplane []int16
-	wdone  []bool
-	wtiles int
-	tiles  pix.Tiles // the same, for pix's readers
+	// the whiteness plane (whitePlane), if any: Plane, Done and PerRow
+	// (tiles per row) are read here too
+	tiles pix.Tiles
 }
 
 func newFrame(bgr gocv.Mat) frame {
@@ -49,8 +47,8 @@ func (f *frame) whiteness(x, y float64) float64 {
 	if !ok {
 		return 0
 	}
-	if t := iy*f.wtiles + ix/whiteTile; t < len(f.wdone) && f.wdone[t] {
-		return float64(f.wplane[iy*f.w+ix]) // (white, inline)
+	if t := iy*f.tiles.PerRow + ix/whiteTile; t < len(f.tiles.Done) && f.tiles.Done[t] {
+		return float64(f.tiles.Plane[iy*f.w+ix]) // (white, inline)
 	}
 	return float64(f.whiteSlow(ix, iy))
 }
@@ -88,15 +86,14 @@ func (p *whitePlane) use(f *frame) {
 	} else {
 		clear(p.done)
 	}
-	f.wplane, f.wdone, f.wtiles = p.plane, p.done, p.tiles
 	f.tiles = pix.Tiles{Plane: p.plane, Done: p.done, W: f.w, H: f.h, PerRow: p.tiles}
 }
 
 // white is the whiteness (HSV value minus saturation) of pixel (x, y),
 // which must lie in the frame.
 func (f *frame) white(x, y int) int {
-	if t := y*f.wtiles + int(uint(x)/whiteTile); t < len(f.wdone) && f.wdone[t] {
-		return int(f.wplane[y*f.w+x])
+	if t := y*f.tiles.PerRow + int(uint(x)/whiteTile); t < len(f.tiles.Done) && f.tiles.Done[t] {
+		return int(f.tiles.Plane[y*f.w+x])
 	}
 	return f.whiteSlow(x, y)
 }
@@ -104,12 +101,12 @@ func (f *frame) white(x, y int) int {
 // whiteSlow is white where the pixel's tile is not filled yet (it fills
 // it), or where there is no plane.
 func (f *frame) whiteSlow(x, y int) int {
-	if f.wplane != nil {
+	if f.tiles.Plane != nil {
 		x0 := x / whiteTile * whiteTile
 		x1 := min(x0+whiteTile, f.w)
-		pix.Whiteness(f.wplane[y*f.w+x0:y*f.w+x1], f.bgr[(y*f.w+x0)*3:(y*f.w+x1)*3])
-		f.wdone[y*f.wtiles+x/whiteTile] = true
-		return int(f.wplane[y*f.w+x])
+		pix.Whiteness(f.tiles.Plane[y*f.w+x0:y*f.w+x1], f.bgr[(y*f.w+x0)*3:(y*f.w+x1)*3])
+		f.tiles.Done[y*f.tiles.PerRow+x/whiteTile] = true
+		return int(f.tiles.Plane[y*f.w+x])
 	}
 	i := (y*f.w + x) * 3
 	v, s := valSat(f.bgr[i], f.bgr[i+1], f.bgr[i+2])

@@ -185,9 +185,9 @@ func (f *frame) whitenessAt(x, y float64) float64 {
 	x1, y1 := min(x0+1, f.w-1), min(y0+1, f.h-1)
 	fx, fy := x-float64(x0), y-float64(y0)
 	var w00, w10, w01, w11 int
-	if t0, t1, k0, k1 := y0*f.wtiles, y1*f.wtiles, x0/whiteTile, x1/whiteTile; t1+k1 < len(f.wdone) &&
-		f.wdone[t0+k0] && f.wdone[t0+k1] && f.wdone[t1+k0] && f.wdone[t1+k1] {
-		r0, r1 := f.wplane[y0*f.w:y0*f.w+f.w], f.wplane[y1*f.w:y1*f.w+f.w]
+	if t0, t1, k0, k1 := y0*f.tiles.PerRow, y1*f.tiles.PerRow, x0/whiteTile, x1/whiteTile; t1+k1 < len(f.tiles.Done) &&
+		f.tiles.Done[t0+k0] && f.tiles.Done[t0+k1] && f.tiles.Done[t1+k0] && f.tiles.Done[t1+k1] {
+		r0, r1 := f.tiles.Plane[y0*f.w:y0*f.w+f.w], f.tiles.Plane[y1*f.w:y1*f.w+f.w]
 		w00, w10, w01, w11 = int(r0[x0]), int(r0[x1]), int(r1[x0]), int(r1[x1])
 	} else {
 		w00, w10, w01, w11 = f.white(x0, y0), f.white(x1, y0), f.white(x0, y1), f.white(x1, y1)
