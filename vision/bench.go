@@ -16,6 +16,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 )
 
 // truthFile is the part of a renderer truth file the bench compares with.
@@ -165,8 +167,32 @@ type BenchReport struct {
 	MsPerFrameMax float64 `json:"ms_per_frame_max"`
 	// TimingRuns is how many times each frame was detected for its time
 	// (the fastest counts; SetBenchRepeat).
-	TimingRuns int      `json:"timing_runs"`
-	Failures   []string `json:"failures,omitempty"`
+	TimingRuns int `json:"timing_runs"`
+	// Kernels says which instructions the timed code ran (Kernels), so
+	// that times from different processors can be told apart.
+	Kernels  string   `json:"kernels"`
+	Failures []string `json:"failures,omitempty"`
+}
+
+// Kernels says which kernels the detector runs on this processor: the
+// networks' (AVX-512, AVX2 or Go), the samplers' (pix.Sampler, the
+// whiteness plane's readers) and the card masks' and whiteness plane's
+// (AVX-512 or Go). All give the same reads; only the time differs.
+func Kernels() string {
+	nets := "go"
+	switch {
+	case cnn.SIMDZ:
+		nets = "avx512"
+	case cnn.SIMD:
+		nets = "avx2"
+	}
+	simd := func(on bool) string {
+		if on {
+			return "avx512"
+		}
+		return "go"
+	}
+	return fmt.Sprintf("networks %s, samplers %s, masks %s", nets, simd(pix.FastSampling), simd(pix.FastMasks && pix.FastWhiteness))
 }
 
 // ConfidenceSteps are the least confidences ByConfidence counts at.
@@ -205,6 +231,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	sort.Strings(files)
 	rep.InPlay = d.inPlayName()
 	rep.TimingRuns = max(1, d.benchRepeat)
+	rep.Kernels = Kernels()
 	if d.inPlayFromTruth {
 		defer func(saved uint64) { d.inPlay = saved }(d.inPlay)
 	}

@@ -359,7 +359,7 @@ median milliseconds per frame.
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			fmt.Fprintf(out, "%d frames, median %.1f ms per frame (slowest %.1f)\n", rep.Frames, rep.MsPerFrame, rep.MsPerFrameMax)
+			fmt.Fprintf(out, "%d frames, median %.1f ms per frame (slowest %.1f; %s)\n", rep.Frames, rep.MsPerFrame, rep.MsPerFrameMax, rep.Kernels)
 			line := func(name string, t vision.Tally) {
 				fmt.Fprintf(out, "  %-16s %6.1f%%  (%d/%d)\n", name, 100*t.Rate, t.Right, t.Total)
 				// (a tally with nothing to count reads 0.0% (0/0))

@@ -207,9 +207,10 @@ func TestVisionBenchJSON(t *testing.T) {
 	require.Equal(t, 0, code, msg)
 	var rep map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
-	for _, k := range []string{"card_found", "card_found_uncovered", "card_found_in_view", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "height_per_slide", "whole_stack_per_slide", "whole_stack_per_top", "whole_stack_per_rule", "whole_stack_per_stacks_on_card", "whole_stack_by_confidence", "ms_per_frame_median"} {
+	for _, k := range []string{"card_found", "card_found_uncovered", "card_found_in_view", "empty_occupied", "material", "pips", "height", "whole_stack", "per_material", "per_height", "per_condition", "height_per_slide", "whole_stack_per_slide", "whole_stack_per_top", "whole_stack_per_rule", "whole_stack_per_stacks_on_card", "whole_stack_by_confidence", "ms_per_frame_median", "kernels"} {
 		assert.Contains(t, rep, k)
 	}
+	assert.Contains(t, string(rep["kernels"]), "networks ", "which kernels timed the frames")
 	var stack struct{ Right, Total int }
 	require.NoError(t, json.Unmarshal(rep["whole_stack"], &stack))
 	require.Positive(t, stack.Total)

@@ -9,6 +9,9 @@ func dot(a, b []float32) float32 { return dotGo(a, b) }
 // SIMD reports whether the kernels use SIMD instructions.
 const SIMD = false
 
+// SIMDZ reports whether the forward pass uses AVX-512 kernels.
+const SIMDZ = false
+
 func conv9(dst, src []float32, off *[9]int, w *[9]float32) { conv9Go(dst, src, off, w) }
 
 func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
