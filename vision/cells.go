@@ -18,7 +18,7 @@ type background struct {
 	tableSum    float64    // the table's median R+G+B: how much light there is
 	gain        [3]float64 // B, G, R gains that make the card's white line work grey
 	white       float64    // the line work's level (0..255) after the gains
-	scale       [3]float64 // gain / white, which colourAt multiplies by (setGains)
+	scale       [3]float64 // gain / white, which topFeatures' colours are multiplied by (setGains)
 }
 
 // setGains sets the gains, the line work's level and so the scale.

@@ -127,17 +127,3 @@ func (f *frame) gray(x, y float64) float64 {
 	}
 	return (1-fy)*((1-fx)*lum(x0, y0)+fx*lum(x1, y0)) + fy*((1-fx)*lum(x0, y1)+fx*lum(x1, y1))
 }
-
-// blueness is (B - max(G, R)) / (B + G + R) at a pixel; -1 when too dark.
-func (f *frame) blueness(x, y float64) float64 {
-	i, ok := f.index(x, y)
-	if !ok {
-		return -1
-	}
-	b, g, r := int(f.bgr[i]), int(f.bgr[i+1]), int(f.bgr[i+2])
-	sum := b + g + r
-	if sum < 45 {
-		return -1
-	}
-	return float64(b-max(g, r)) / float64(sum)
-}

@@ -63,26 +63,6 @@ const (
 	TopClasses = HandClass + 1
 )
 
-// colourAt is the frame's colour at a point, bilinear, under the card's
-// white light: each channel times its gain, over the white level.
-func (f *frame) colourAt(x, y float64, bg *background) (b, g, r float32) {
-	if x < 0 || y < 0 || x > float64(f.w-1) || y > float64(f.h-1) {
-		return 0, 0, 0
-	}
-	x0, y0 := int(x), int(y)
-	x1, y1 := min(x0+1, f.w-1), min(y0+1, f.h-1)
-	fx, fy := x-float64(x0), y-float64(y0)
-	i00, i10 := (y0*f.w+x0)*3, (y0*f.w+x1)*3
-	i01, i11 := (y1*f.w+x0)*3, (y1*f.w+x1)*3
-	var c [3]float32
-	for k := 0; k < 3; k++ {
-		v := (1-fy)*((1-fx)*float64(f.bgr[i00+k])+fx*float64(f.bgr[i10+k])) +
-			fy*((1-fx)*float64(f.bgr[i01+k])+fx*float64(f.bgr[i11+k]))
-		c[k] = float32(v * bg.scale[k])
-	}
-	return c[0], c[1], c[2]
-}
-
 // patchSampler reads topFeatures' patches: the points of a patch, card
 // millimetres, are listed first, then read together (pix.Sampler, 8 at a
 // time where there is an AVX-512 kernel).

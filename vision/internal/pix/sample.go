@@ -8,9 +8,9 @@ import "unsafe"
 // the plane's height Z, and a pinhole camera (rotation R, translation T,
 // focal lengths and centre) maps it to pixels. Each operation is the one
 // the detector's Go code does, in the same order and precision (the card
-// pose's at, Camera.Project, the frame's colourAt), so Colours gives the
-// same bits as reading the points one by one; the AVX-512 kernel
-// (sample_amd64.s) does 8 points at a time.
+// pose's at, Camera.Project, and the bilinear read topFeatures did in Go
+// before), so Colours gives the same bits as reading the points one by
+// one; the AVX-512 kernel (sample_amd64.s) does 8 points at a time.
 //
 // The field order is the kernel's: it reads them by offset.
 type Sampler struct {
@@ -101,7 +101,7 @@ func (s *Sampler) colour(u, v float64) (b, g, r float32) {
 	if !ok {
 		return 0, 0, 0
 	}
-	// the frame's colourAt
+	// the bilinear read, under the channels' scale
 	if px < 0 || py < 0 || px > s.wMax || py > s.hMax {
 		return 0, 0, 0
 	}
