@@ -126,6 +126,7 @@ func TestReconsiderEmpties(t *testing.T) {
 	defer d.Close()
 	p, behind, above := hiddenScene(d.opts.Model)
 	// (0,0) a sure six-high stack; (1,0) as given; the rest surely empty
+	var shares [3][2][MaxStack + 2]float64
 	read := func(at Vec3, p10 [HeightClasses]float32) Decision {
 		for r := range d.cardCells {
 			for c := range d.cardCells[r] {
@@ -139,7 +140,7 @@ func TestReconsiderEmpties(t *testing.T) {
 				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
 			}
 		}
-		d.reconsiderEmpties(&Card{pose: p}, cameraDownFrom(t, at))
+		d.reconsiderEmpties(&Card{pose: p}, cameraDownFrom(t, at), &shares)
 		return d.cardCells[1][0].dec
 	}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
@@ -153,4 +154,19 @@ func TestReconsiderEmpties(t *testing.T) {
 	assert.Equal(t, 0, read(above, spread).Height, "no height with weakEmptyHeight: stays empty")
 	hand := [HeightClasses]float32{0.3, 0.05, 0.05, 0, 0, 0, 0, 0.6}
 	assert.True(t, read(above, hand).Occluded, "a hand stays a hand")
+	// a die's face seen at level 1: an unsure empty read becomes a stack
+	// however unlikely its likeliest height, unless hidden, sure or a
+	// hand may be over it
+	faint := [HeightClasses]float32{0.75, 0.02, 0.1, 0.03, 0.02, 0.02, 0.02, 0.04}
+	assert.Equal(t, 0, read(above, faint).Height, "no face seen: stays empty")
+	shares[1][0][1] = faceShare
+	dec = read(above, faint)
+	assert.Equal(t, 2, dec.Height, "a face seen at level 1: the likeliest height")
+	assert.InDelta(t, 0.1, dec.Confidence, 1e-6)
+	assert.Equal(t, 0, read(behind, faint).Height, "behind the six-high stack it stays empty")
+	assert.Equal(t, 0, read(above, [HeightClasses]float32{0.85, 0.05, 0.1}).Height, "an empty reading faceEmpty sure stays")
+	handy := [HeightClasses]float32{0.6, 0.02, 0.03, 0.01, 0.01, 0.01, 0.01, 0.31}
+	assert.Equal(t, 0, read(above, handy).Height, "a hand class of faceHand or more: stays empty")
+	shares[1][0][1] = faceShare - 0.01
+	assert.Equal(t, 0, read(above, faint).Height, "a share under faceShare: stays empty")
 }

@@ -419,7 +419,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					cr.dec = DecideHeight(cr.p[:])
 				}
 			}
-			d.reconsiderEmpties(&cards[i], cam)
+			d.reconsiderEmpties(&cards[i], cam, &cd.shares)
 			d.settleClashes(&cards[i], cam)
 			d.liftClearTops()
 			cd.cells = d.cardCells

@@ -247,7 +247,9 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 		// of the slide most lines agree on, and the fit then settles
 		// there (bench still_0181: a card half behind a screen left
 		// 8 px off). Vote again from the fitted pose, and keep what
-		// puts more lines on ridges.
+		// puts at least minRidgeGain more lines on ridges, as any fit
+		// must (keeping every gain moved a far, small card of fresh
+		// 2053, still_0222, 3.5 px off for two lines more).
 		for range revotes {
 			d.measureRidges(cam, q, probes, z, voteReach, probeStep)
 			a0, b0 := d.voteSlides()
@@ -262,7 +264,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			d.measureRidges(cam, r, probes, z, fitReach, probeStep)
 			r = d.fitIterations(cam, r, probes, z, cu, cv)
 			onR := d.countOnRidges()
-			if onR[0]+onR[1] <= on[0]+on[1] {
+			if onR[0]+onR[1] < on[0]+on[1]+minRidgeGain {
 				break
 			}
 			q, on = r, onR
