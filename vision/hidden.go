@@ -143,7 +143,7 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 			if !cr.dec.Occluded {
 				heights[r][col] = cr.dec.Height
 			}
-			weak = weak || d.weakEmpty(cr, shares[r][col][1])
+			weak = weak || doubtedEmpty(cr, shares[r][col][1])
 		}
 	}
 	if !weak {
@@ -156,7 +156,7 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 	for r := 0; r < rows; r++ {
 		for col := 0; col < cols; col++ {
 			cr := &d.cardCells[r][col]
-			if !d.weakEmpty(cr, shares[r][col][1]) {
+			if !doubtedEmpty(cr, shares[r][col][1]) {
 				continue
 			}
 			if d.hiddenShare(o, &heights, r, col, m.CardThickness+m.Die) > weakEmptyHidden {
@@ -176,10 +176,10 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 	}
 }
 
-// weakEmpty reports whether cr is read empty, but either less than
+// doubtedEmpty reports whether cr is read empty, but either less than
 // weakEmpty sure or with a die's face seen at level 1 (faceSeen; share1:
 // its level-1 share).
-func (d *Detector) weakEmpty(cr *cellRead, share1 float64) bool {
+func doubtedEmpty(cr *cellRead, share1 float64) bool {
 	if cr.dec.Occluded || cr.dec.Height != 0 {
 		return false
 	}
