@@ -41,7 +41,7 @@ vision-tune: test-deps render-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus $(TUNE_DIR)/stills
 
 # The corpora the sixth session judged changes on, rendered here with
-# their seeds and flags (never trained on; 10,480 stills at about 3 s each
+# their seeds and flags (never trained on; 10,880 stills at about 3 s each
 # on one core, on 2026-11-25's machine; resumable), then read by vision
 # bench, a line each and the
 # total: tuning (2001), two checks (2002, 2003), buildings that break a
@@ -52,12 +52,12 @@ vision-tune: test-deps render-deps
 # 2040 and 2042 and nadir 2039 and 2041 (every still's camera over a card:
 # --nadir-on-cards 1), the seventeenth session's nadir 2043 and fresh
 # 2044, the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048, and
-# fresh 2049 (the twenty-first session's) and 2050-2055 (the
-# twenty-second's).
+# fresh 2049 (the twenty-first session's), 2050-2055 (the
+# twenty-second's) and nadir 2056 and 2057 (the twenty-third's).
 # An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
-EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040 nadir2041 fresh2042 nadir2043 fresh2044 nadir2045 fresh2046 nadir2047 fresh2048 fresh2049 fresh2050 fresh2051 fresh2052 fresh2053 fresh2054 fresh2055
+EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040 nadir2041 fresh2042 nadir2043 fresh2044 nadir2045 fresh2046 nadir2047 fresh2048 fresh2049 fresh2050 fresh2051 fresh2052 fresh2053 fresh2054 fresh2055 nadir2056 nadir2057
 eval_comma := ,
 eval_space := $(subst ,, )
 EVAL_LIST = $(subst $(eval_space),$(eval_comma),$(strip vision/testdata/synth/stills vision/testdata/synth-mistakes/stills $(foreach c,$(EVAL_CORPORA),$(EVAL_DIR)/$(c)/stills)))
@@ -115,6 +115,8 @@ vision-eval: test-deps render-deps
 	$(GO) run ./cmd/bprender corpus --seed 2053 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2053 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2054 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2054 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 2055 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2055 --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/bprender corpus --seed 2056 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2056 --threads $(RENDER_THREADS)
+	$(GO) run ./cmd/bprender corpus --seed 2057 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2057 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/blueprints vision bench --corpus $(EVAL_LIST)
 
 # The learned cell reader's training data and networks. The training renders
