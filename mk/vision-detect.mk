@@ -57,66 +57,72 @@ vision-tune: test-deps render-deps
 # An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
-EVAL_CORPORA = tune2001 check2002 check2003 mistakes2004 mistakes2005 yaw5-2006 yaw15-2006 yaw30-2006 fresh2007 fresh2008 fresh2009 fresh2010 fresh2011 fresh2012 fresh2013 fresh2014 fresh2016 fresh2017 fresh2018 fresh2019 fresh2020 fresh2023 fresh2025 fresh2026 fresh2027 fresh2028 fresh2029 fresh2030 fresh2031 fresh2032 fresh2033 fresh2034 fresh2035 fresh2036 fresh2037 nadir2039 fresh2040 nadir2041 fresh2042 nadir2043 fresh2044 nadir2045 fresh2046 nadir2047 fresh2048 fresh2049 fresh2050 fresh2051 fresh2052 fresh2053 fresh2054 fresh2055 nadir2056 nadir2057
+# Each corpus as name:seed:stills[:one renderer flag=value].
+EVAL_SPECS = \
+  tune2001:2001:240 \
+  check2002:2002:300 \
+  check2003:2003:300 \
+  mistakes2004:2004:120:--mistakes=1 \
+  mistakes2005:2005:120:--mistakes=1 \
+  yaw5-2006:2006:120:--max-yaw=5 \
+  yaw15-2006:2006:120:--max-yaw=15 \
+  yaw30-2006:2006:120:--max-yaw=30 \
+  fresh2007:2007:120 \
+  fresh2008:2008:200 \
+  fresh2009:2009:200 \
+  fresh2010:2010:200 \
+  fresh2011:2011:200 \
+  fresh2012:2012:200 \
+  fresh2013:2013:200 \
+  fresh2014:2014:200 \
+  fresh2016:2016:200 \
+  fresh2017:2017:200 \
+  fresh2018:2018:200 \
+  fresh2019:2019:200 \
+  fresh2020:2020:120 \
+  fresh2023:2023:200 \
+  fresh2025:2025:200 \
+  fresh2026:2026:200 \
+  fresh2027:2027:200 \
+  fresh2028:2028:200 \
+  fresh2029:2029:200 \
+  fresh2030:2030:200 \
+  fresh2031:2031:200 \
+  fresh2032:2032:200 \
+  fresh2033:2033:200 \
+  fresh2034:2034:200 \
+  fresh2035:2035:200 \
+  fresh2036:2036:200 \
+  fresh2037:2037:200 \
+  nadir2039:2039:200:--nadir-on-cards=1 \
+  fresh2040:2040:200 \
+  nadir2041:2041:200:--nadir-on-cards=1 \
+  fresh2042:2042:200 \
+  nadir2043:2043:200:--nadir-on-cards=1 \
+  fresh2044:2044:200 \
+  nadir2045:2045:200:--nadir-on-cards=1 \
+  fresh2046:2046:200 \
+  nadir2047:2047:200:--nadir-on-cards=1 \
+  fresh2048:2048:200 \
+  fresh2049:2049:200 \
+  fresh2050:2050:300 \
+  fresh2051:2051:300 \
+  fresh2052:2052:250 \
+  fresh2053:2053:250 \
+  fresh2054:2054:250 \
+  fresh2055:2055:250 \
+  nadir2056:2056:200:--nadir-on-cards=1 \
+  nadir2057:2057:200:--nadir-on-cards=1
+EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
 EVAL_LIST = $(subst $(eval_space),$(eval_comma),$(strip vision/testdata/synth/stills vision/testdata/synth-mistakes/stills $(foreach c,$(EVAL_CORPORA),$(EVAL_DIR)/$(c)/stills)))
 .PHONY: vision-eval
 vision-eval: test-deps render-deps
-	$(GO) run ./cmd/bprender corpus --seed 2001 --stills 240 --sequences "" --out $(EVAL_DIR)/tune2001 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2002 --stills 300 --sequences "" --out $(EVAL_DIR)/check2002 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2003 --stills 300 --sequences "" --out $(EVAL_DIR)/check2003 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2004 --stills 120 --sequences "" --mistakes 1 --out $(EVAL_DIR)/mistakes2004 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2005 --stills 120 --sequences "" --mistakes 1 --out $(EVAL_DIR)/mistakes2005 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2006 --stills 120 --sequences "" --max-yaw 5 --out $(EVAL_DIR)/yaw5-2006 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2006 --stills 120 --sequences "" --max-yaw 15 --out $(EVAL_DIR)/yaw15-2006 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2006 --stills 120 --sequences "" --max-yaw 30 --out $(EVAL_DIR)/yaw30-2006 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2007 --stills 120 --sequences "" --out $(EVAL_DIR)/fresh2007 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2008 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2008 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2009 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2009 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2010 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2010 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2011 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2011 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2012 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2012 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2013 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2013 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2014 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2014 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2016 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2016 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2017 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2017 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2018 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2018 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2019 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2019 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2020 --stills 120 --sequences "" --out $(EVAL_DIR)/fresh2020 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2023 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2023 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2025 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2025 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2026 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2026 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2027 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2027 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2028 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2028 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2029 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2029 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2030 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2030 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2031 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2031 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2032 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2032 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2033 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2033 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2034 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2034 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2035 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2035 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2036 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2036 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2037 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2037 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2039 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2039 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2040 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2040 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2041 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2041 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2042 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2042 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2043 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2043 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2044 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2044 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2045 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2045 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2046 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2046 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2047 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2047 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2048 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2048 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2049 --stills 200 --sequences "" --out $(EVAL_DIR)/fresh2049 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2050 --stills 300 --sequences "" --out $(EVAL_DIR)/fresh2050 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2051 --stills 300 --sequences "" --out $(EVAL_DIR)/fresh2051 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2052 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2052 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2053 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2053 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2054 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2054 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2055 --stills 250 --sequences "" --out $(EVAL_DIR)/fresh2055 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2056 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2056 --threads $(RENDER_THREADS)
-	$(GO) run ./cmd/bprender corpus --seed 2057 --stills 200 --sequences "" --nadir-on-cards 1 --out $(EVAL_DIR)/nadir2057 --threads $(RENDER_THREADS)
+	@set -e; for spec in $(EVAL_SPECS); do \
+	  set -- $$(echo "$$spec" | tr : " "); \
+	  $(GO) run ./cmd/bprender corpus --seed $$2 --stills $$3 --sequences "" $$4 --out $(EVAL_DIR)/$$1 --threads $(RENDER_THREADS); \
+	done
 	$(GO) run ./cmd/blueprints vision bench --corpus $(EVAL_LIST)
 
 # The learned cell reader's training data and networks. The training renders
