@@ -194,8 +194,11 @@ type Detector struct {
 	materialX    []float32
 	// optional: a pip network for tops read as clear glass, averaged with
 	// the others (glassPipWeight), and its probabilities
-	glassPips    pipReader
-	glassPipP    []float32
+	glassPips pipReader
+	glassPipP []float32
+	// optional: a pip network that reads, in place of the others, the
+	// stacks under the camera (useNadirPips)
+	nadirPips    pipReader
 	pipXs, pipPs [][]float32 // the stacks' pip patches and readings (readPipsAll)
 	views        viewBufs    // scratch for reading several views (views.go)
 	lw           lineBufs    // the line-work card finder's Mats (linework.go)

@@ -397,7 +397,9 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					for h := 1; h <= MaxStack; h++ {
 						d.topFeatures(cam, cards[i].pose, &cd.bg, r, col, h, &cd.shares[r][col], cr.x[(h-1)*TopInputs:h*TopInputs])
 					}
-					cd.nadir[r][col] = len(d.heightNadir) > 0 && d.underCamera(cam, cards[i].pose, r, col)
+					under := (len(d.heightNadir) > 0 || d.nadirPips != nil) && d.underCamera(cam, cards[i].pose, r, col)
+					cd.nadir[r][col] = under && len(d.heightNadir) > 0
+					cd.under[r][col] = under
 				}
 			}
 		}
@@ -476,6 +478,11 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 		for j, dec := range cd.decs[:cd.n] {
 			k := cd.first + j
 			copy(d.pipP, d.pipPs[k])
+			if d.nadirPips != nil && cd.under[cd.at[j][0]][cd.at[j][1]] {
+				// under the camera: the nadir pip network's reading instead
+				copy(d.pipX, d.pipXs[k])
+				d.readPipsWith(d.nadirPips, d.pipP)
+			}
 			if dec.Material == 'G' && d.glassPips != nil {
 				copy(d.pipX, d.pipXs[k])
 				d.readPipsWith(d.glassPips, d.glassPipP)
@@ -506,7 +513,8 @@ type cardRead struct {
 	bg     background
 	shares [3][2][MaxStack + 2]float64
 	cells  [3][2]cellRead
-	nadir  [3][2]bool
+	nadir  [3][2]bool // heights read by the nadir height CNNs
+	under  [3][2]bool // under the camera, where there are nadir networks
 	decs   [6]Decision
 	at     [6][2]int
 	first  int // the index in d.pipXs of its first stack's patch
@@ -754,19 +762,44 @@ const glassPipWeight = 0.5
 // with p beside its pip networks (a zero pipNet: none). p must read the
 // same patch as they do.
 func (d *Detector) useGlassPips(p pipNet) error {
-	if p.mlp == nil && len(p.cnn) == 0 {
-		d.glassPips, d.glassPipP = nil, nil
-		return nil
-	}
-	r, side, planes, err := p.reader()
+	r, err := d.specialistPips(p, "glass")
 	if err != nil {
 		return err
 	}
-	if side != d.pipSide || planes != d.pipPlanes {
-		return fmt.Errorf("vision: glass pip network reads %dx%dx%d patches, the pip networks %dx%dx%d", planes, side, side, d.pipPlanes, d.pipSide, d.pipSide)
+	d.glassPips, d.glassPipP = r, nil
+	if r != nil {
+		d.glassPipP = make([]float32, 6)
 	}
-	d.glassPips, d.glassPipP = r, make([]float32, 6)
 	return nil
+}
+
+// useNadirPips makes the detector read the pips of stacks under the camera
+// (underCamera) with p instead of its pip networks (a zero pipNet: with
+// those too). p must read the same patch as they do.
+func (d *Detector) useNadirPips(p pipNet) error {
+	r, err := d.specialistPips(p, "nadir")
+	if err != nil {
+		return err
+	}
+	d.nadirPips = r
+	return nil
+}
+
+// specialistPips makes a reader of p, a pip network read for some stacks
+// beside or instead of the detector's pip networks (nil for a zero
+// pipNet), checking that it reads the patch they read.
+func (d *Detector) specialistPips(p pipNet, what string) (pipReader, error) {
+	if p.mlp == nil && len(p.cnn) == 0 {
+		return nil, nil
+	}
+	r, side, planes, err := p.reader()
+	if err != nil {
+		return nil, err
+	}
+	if side != d.pipSide || planes != d.pipPlanes {
+		return nil, fmt.Errorf("vision: %s pip network reads %dx%dx%d patches, the pip networks %dx%dx%d", what, planes, side, side, d.pipPlanes, d.pipSide, d.pipSide)
+	}
+	return r, nil
 }
 
 // useNetworks makes the detector read cells with the given networks.

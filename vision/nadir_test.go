@@ -203,3 +203,58 @@ func TestTrainingCellsSlideAndSupersampling(t *testing.T) {
 		assert.InDelta(t, sa/faceLen, sb/faceLen, 0.05, "seat %d r%dc%d: the same light on average", plain[i].Seat, plain[i].Row+1, plain[i].Col+1)
 	}
 }
+
+// The nadir pip network (pips_nadir.cnn) reads the pips of the stacks
+// under the camera, in place of the pip networks, and of no other stack;
+// one that reads another patch is refused.
+func TestNadirPipFiles(t *testing.T) {
+	dir, top, pips := builtinModelDir(t)
+	hn, err := builtinModelFS.ReadFile("model/height_nadir.cnn")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "height_nadir.cnn"), hn, 0o644))
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Nil(t, d.nadirPips, "no pips_nadir.cnn: none")
+	const stillDir, still = "testdata/synth/stills", "still_0022" // two stacks under the camera
+	_, plain := detectStill(t, d, stillDir, still)
+	data, err := os.ReadFile(filepath.Join(stillDir, still+".json"))
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+
+	nadir := filepath.Join(dir, "pips_nadir.cnn")
+	rng := rand.New(rand.NewPCG(9, 10))
+	writeCNN(t, nadir, cnn.Arch{InC: 1, Side: 16, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, -1)
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir pip network reads 1x16x16 patches")
+
+	// a network sure that every top shows six pips
+	writeCNN(t, nadir, cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, 5)
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.NotNil(t, d.nadirPips)
+	_, res := detectStill(t, d, stillDir, still)
+	require.Len(t, res.Cards, len(plain.Cards))
+	under := 0
+	for i, c := range res.Cards {
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				was := plain.Cards[i].Cells[r][col]
+				if !d.underCamera(cam, c.pose, r, col) {
+					assert.Equal(t, was, cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
+					continue
+				}
+				if was == nil || was.Occluded {
+					assert.Equal(t, was, cell, "card %d r%dc%d: no stack read, none now", i, r, col)
+					continue
+				}
+				under++
+				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) {
+					assert.Equal(t, 6, cell.Pips, "card %d r%dc%d: under the camera, pips from the nadir network", i, r, col)
+					assert.Equal(t, was.Height, cell.Height, "card %d r%dc%d: height as before", i, r, col)
+					assert.Equal(t, was.Material, cell.Material, "card %d r%dc%d: material as before", i, r, col)
+				}
+			}
+		}
+	}
+	assert.Equal(t, 2, under, "the still's two stacks under the camera")
+}

@@ -215,8 +215,9 @@ func (s *CellSample) TopClass(h int) int {
 // model files (vision/celltrain writes them), instead of its built-in ones.
 // The pip network's file may hold an MLP or a CNN. Networks beside them are
 // read too where they are: height.mlp (and height2.mlp...), height.cnn,
-// height_nadir.cnn (heights of cells under the camera), material.cnn, and
-// pips_glass.cnn (pips of tops read as glass).
+// height_nadir.cnn (heights of cells under the camera), material.cnn,
+// pips_glass.cnn (pips of tops read as glass) and pips_nadir.cnn (pips of
+// stacks under the camera).
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	top, err := mlp.ReadFile(topPath)
 	if err != nil {
@@ -258,6 +259,16 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	}
 	if err := d.useGlassPips(gp); err != nil {
 		return fmt.Errorf("%s: %w", gpPath, err)
+	}
+	var np pipNet
+	npPath := filepath.Join(filepath.Dir(topPath), "pips_nadir.cnn")
+	if data, err := os.ReadFile(npPath); err == nil {
+		if np, err = decodePipNet(data); err != nil {
+			return fmt.Errorf("%s: %w", npPath, err)
+		}
+	}
+	if err := d.useNadirPips(np); err != nil {
+		return fmt.Errorf("%s: %w", npPath, err)
 	}
 	var hcs []*cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
