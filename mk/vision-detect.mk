@@ -160,7 +160,9 @@ cell-model: test-deps cell-train-data
 # the built-in height CNNs fine-tuned on the cells under the camera, read
 # with supersampled faces, of the committed sequences and 2,700 renders
 # (1201 as usual, 1202 glass-heavy, 1301-1305 with the camera over a card;
-# about 2 h of POV-Ray on one core). The committed file was trained on the
+# about 2 h of POV-Ray on one core; nadir-train-data also renders
+# 1306-1308, 1,000 stills with the camera over a card, for the nadir pip
+# CNNs below). The committed file was trained on the
 # same renders kept in another folder, so its split by path differs and a
 # re-run writes a slightly different file.
 NADIR_DIR ?= build/synth-nadir
@@ -173,6 +175,26 @@ nadir-train-data: render-deps
 	$(GO) run ./cmd/bprender corpus --seed 1202 --stills 300 --sequences "" --glass-tops 0.7 --out $(NADIR_DIR)/1202 --threads $(RENDER_THREADS)
 	@set -e; for seed in 1301 1302 1303 1304 1305; do \
 	  $(GO) run ./cmd/bprender corpus --seed $$seed --stills 400 --sequences "" --nadir-on-cards 1 --out $(NADIR_DIR)/$$seed --threads $(RENDER_THREADS); done
+	@set -e; for spec in 1306:400 1307:200 1308:400; do \
+	  set -- $$(echo "$$spec" | tr : " "); \
+	  $(GO) run ./cmd/bprender corpus --seed $$1 --stills $$2 --sequences "" --nadir-on-cards 1 --out $(NADIR_DIR)/$$1 --threads $(RENDER_THREADS); done
 
+NADIR_HEIGHT_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305,$(NADIR_DIR)/$(s))
 nadir-model: test-deps nadir-train-data
-	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(NADIR_DIR) $(NADIR_FLAGS) -out-height-cnn vision/model/height_nadir.cnn
+	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_HEIGHT_DATA))) $(NADIR_FLAGS) -out-height-cnn vision/model/height_nadir.cnn
+
+# The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
+# pips.cnn for the stacks under the camera): the four built-in pip CNNs
+# fine-tuned, each from its own weights, on the stacks sliding under 0.3
+# of a face per die of the committed sequences and renders 1201 and
+# 1306-1308 (1,800 stills; 1306-1308 with the camera over a card); about
+# 4 minutes on two cores after the renders (twenty-fourth session; see
+# vision/model/README.md). Run it after any new pips.cnn: it starts from
+# that file.
+NADIR_PIP_DATA = $(foreach s,1201 1306 1307 1308,$(NADIR_DIR)/$(s))
+NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
+  -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
+  -epochs 20 -lr 5e-4 -seed 1
+.PHONY: nadir-pips-model
+nadir-pips-model: test-deps nadir-train-data
+	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_PIP_DATA))) $(NADIR_PIP_FLAGS) -out-pips vision/model/pips_nadir.cnn

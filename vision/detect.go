@@ -265,6 +265,9 @@ func NewDetector(opts Options) *Detector {
 		if err := d.useNadirHeights(nets.heightNadir); err != nil {
 			panic(err)
 		}
+		if err := d.useNadirPips(nets.nadirPips); err != nil {
+			panic(err)
+		}
 	}
 	return d
 }

@@ -831,9 +831,9 @@ var builtinPips []byte
 
 // The height networks — height.mlp, then height2.mlp, height3.mlp..., and
 // height.cnn if there is one (an ensemble whose probabilities are
-// averaged) — and the material CNN.
+// averaged) — the material CNN and the nadir pip CNNs (pips_nadir.cnn).
 //
-//go:embed model/height* model/material.cnn
+//go:embed model/height* model/material.cnn model/pips_nadir.cnn
 var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
@@ -855,6 +855,9 @@ type builtinNets struct {
 	heightNadir []*cnn.Net
 	material    *cnn.Net // nil if there is none
 	pips        pipNet
+	// nadirPips reads the pips of stacks under the camera (useNadirPips);
+	// a zero pipNet if there is no model/pips_nadir.cnn
+	nadirPips pipNet
 }
 
 // builtinNetworks decodes the built-in networks once.
@@ -895,6 +898,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/height_nadir.cnn"); err == nil {
 		if nets.heightNadir, err = cnn.UnmarshalAll(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir height CNN: %w", err)
+		}
+	}
+	if data, err := builtinModelFS.ReadFile("model/pips_nadir.cnn"); err == nil {
+		if nets.nadirPips, err = decodePipNet(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in nadir pip network: %w", err)
 		}
 	}
 	return &nets, nil

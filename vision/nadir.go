@@ -20,8 +20,13 @@ import (
 // third of a sample larger shows. They are the built-in height CNNs
 // fine-tuned on such cells of 2,000 renders whose camera stands over a
 // card (`bprender corpus --nadir-on-cards 1`, seeds 1301-1305; see
-// vision/model/README.md). Cards with such cells are marked
-// (Card.UnderCamera) whatever reads them.
+// vision/model/README.md). There a clear glass die's own pips also lie
+// over its bottom face's (7 - v), and a top of 2, 3, 4 or 5 makes the
+// five pattern with them: a third set of networks, model/pips_nadir.cnn
+// (built in since the twenty-fourth session), the built-in pip CNNs
+// fine-tuned on such stacks, reads their pips in place of the others
+// (useNadirPips). Cards with such cells are marked (Card.UnderCamera)
+// whatever reads them.
 
 // NadirSlide is the most a stack's top face may slide per die of height,
 // in face sizes, for its cell to be read by the nadir height CNNs: about

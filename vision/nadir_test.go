@@ -204,10 +204,14 @@ func TestTrainingCellsSlideAndSupersampling(t *testing.T) {
 	}
 }
 
-// The nadir pip network (pips_nadir.cnn) reads the pips of the stacks
-// under the camera, in place of the pip networks, and of no other stack;
-// one that reads another patch is refused.
+// The nadir pip network (pips_nadir.cnn, built in since the twenty-fourth
+// session) reads the pips of the stacks under the camera, in place of the
+// pip networks, and of no other stack; one that reads another patch is
+// refused.
 func TestNadirPipFiles(t *testing.T) {
+	builtin := NewDetector(Options{})
+	assert.NotNil(t, builtin.nadirPips, "built in: model/pips_nadir.cnn")
+	require.NoError(t, builtin.Close())
 	dir, top, pips := builtinModelDir(t)
 	hn, err := builtinModelFS.ReadFile("model/height_nadir.cnn")
 	require.NoError(t, err)

@@ -21,7 +21,10 @@ package vision
 // second vote for a card's lines (refinePose) mended still_0181's card (8
 // px off: three stacks and an empty cell): whole stack 1,054 -> 1,057,
 // empty/occupied mistakes 2 -> 1, height 1,060 -> 1,062, material 1,062
-// -> 1,064, pips 1,058 -> 1,061; the floors follow.
+// -> 1,064, pips 1,058 -> 1,061; the floors follow. The twenty-fourth
+// session's nadir pip CNNs (pips_nadir.cnn) read still_0274's clear glass
+// top under the camera right: whole stack 1,057 -> 1,058, pips 1,061 ->
+// 1,062; the floors stand.
 const (
 	minCardFound          = 0.998
 	minOccupancy          = 0.9997
