@@ -41,7 +41,7 @@ vision-tune: test-deps render-deps
 	$(GO) run ./cmd/blueprints vision bench --corpus $(TUNE_DIR)/stills
 
 # The corpora the sixth session judged changes on, rendered here with
-# their seeds and flags (never trained on; 10,880 stills at about 3 s each
+# their seeds and flags (never trained on; 11,080 stills at about 3 s each
 # on one core, on 2026-11-25's machine; resumable), then read by vision
 # bench, a line each and the
 # total: tuning (2001), two checks (2002, 2003), buildings that break a
@@ -53,7 +53,8 @@ vision-tune: test-deps render-deps
 # --nadir-on-cards 1), the seventeenth session's nadir 2043 and fresh
 # 2044, the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048, and
 # fresh 2049 (the twenty-first session's), 2050-2055 (the
-# twenty-second's) and nadir 2056 and 2057 (the twenty-third's).
+# twenty-second's), nadir 2056 and 2057 (the twenty-third's) and nadir
+# 2058 (the twenty-fourth's).
 # An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
@@ -112,7 +113,8 @@ EVAL_SPECS = \
   fresh2054:2054:250 \
   fresh2055:2055:250 \
   nadir2056:2056:200:--nadir-on-cards=1 \
-  nadir2057:2057:200:--nadir-on-cards=1
+  nadir2057:2057:200:--nadir-on-cards=1 \
+  nadir2058:2058:200:--nadir-on-cards=1
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
