@@ -46,10 +46,7 @@ func TestNadirHeightFiles(t *testing.T) {
 	assert.Nil(t, d.heightNadir, "no height_nadir.cnn: none")
 	const stillDir, still = "testdata/synth/stills", "still_0022" // two stacks under the camera
 	_, plain := detectStill(t, d, stillDir, still)
-	data, err := os.ReadFile(filepath.Join(stillDir, still+".json"))
-	require.NoError(t, err)
-	cam, err := ParseTruthCamera(data)
-	require.NoError(t, err)
+	cam := stillCamera(t, stillDir, still)
 
 	nadir := filepath.Join(dir, "height_nadir.cnn")
 	hc, err := builtinModelFS.ReadFile("model/height.cnn")
@@ -222,10 +219,7 @@ func TestNadirPipFiles(t *testing.T) {
 	assert.Nil(t, d.nadirPips, "no pips_nadir.cnn: none")
 	const stillDir, still = "testdata/synth/stills", "still_0022" // two stacks under the camera
 	_, plain := detectStill(t, d, stillDir, still)
-	data, err := os.ReadFile(filepath.Join(stillDir, still+".json"))
-	require.NoError(t, err)
-	cam, err := ParseTruthCamera(data)
-	require.NoError(t, err)
+	cam := stillCamera(t, stillDir, still)
 
 	nadir := filepath.Join(dir, "pips_nadir.cnn")
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -261,4 +255,14 @@ func TestNadirPipFiles(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, under, "the still's two stacks under the camera")
+}
+
+// stillCamera is the camera of a committed still's truth file.
+func stillCamera(t *testing.T, dir, still string) Camera {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, still+".json"))
+	require.NoError(t, err)
+	cam, err := ParseTruthCamera(data)
+	require.NoError(t, err)
+	return cam
 }

@@ -250,25 +250,21 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	if err := d.useMaterialCNN(mc); err != nil {
 		return err
 	}
-	var gp pipNet
-	gpPath := filepath.Join(filepath.Dir(topPath), "pips_glass.cnn")
-	if data, err := os.ReadFile(gpPath); err == nil {
-		if gp, err = decodePipNet(data); err != nil {
-			return fmt.Errorf("%s: %w", gpPath, err)
+	// pip networks for some stacks, beside the others, where there are any
+	for _, sp := range []struct {
+		name string
+		use  func(pipNet) error
+	}{{"pips_glass.cnn", d.useGlassPips}, {"pips_nadir.cnn", d.useNadirPips}} {
+		var p pipNet
+		path := filepath.Join(filepath.Dir(topPath), sp.name)
+		if data, err := os.ReadFile(path); err == nil {
+			if p, err = decodePipNet(data); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
 		}
-	}
-	if err := d.useGlassPips(gp); err != nil {
-		return fmt.Errorf("%s: %w", gpPath, err)
-	}
-	var np pipNet
-	npPath := filepath.Join(filepath.Dir(topPath), "pips_nadir.cnn")
-	if data, err := os.ReadFile(npPath); err == nil {
-		if np, err = decodePipNet(data); err != nil {
-			return fmt.Errorf("%s: %w", npPath, err)
+		if err := sp.use(p); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
-	}
-	if err := d.useNadirPips(np); err != nil {
-		return fmt.Errorf("%s: %w", npPath, err)
 	}
 	var hcs []*cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
