@@ -101,15 +101,20 @@ func TestEachStill(t *testing.T) {
 	for i := 3; i < 40; i++ {
 		assert.Equal(t, i*i, seen[i])
 	}
-	n := 0
-	err = eachStill(context.Background(), 0, 1000, 2, func(i int) (int, error) {
+	// With one worker the error is recorded before the next still is taken,
+	// so at most the still already offered (6) is read after it. (With two,
+	// the other worker rightly reads on while the first is still inside
+	// still 5 on a busy machine: a bound on that count was a timing test.)
+	calls := 0
+	err = eachStill(context.Background(), 0, 1000, 1, func(i int) (int, error) {
+		calls++
 		if i == 5 {
 			return 0, errors.New("boom")
 		}
 		return i, nil
-	}, func(int, int) error { n++; return nil })
+	}, func(int, int) error { return nil })
 	require.ErrorContains(t, err, "still 5: boom")
-	assert.Less(t, n, 100, "stills handed out long after the error")
+	assert.LessOrEqual(t, calls, 7, "stills handed out after the error")
 	err = eachStill(context.Background(), 0, 10, 1, func(i int) (int, error) { return i, nil },
 		func(i, _ int) error { return fmt.Errorf("report %d", i) })
 	require.ErrorContains(t, err, "report 0")
