@@ -200,6 +200,7 @@ type Detector struct {
 	// stacks under the camera (useNadirPips)
 	nadirPips    pipReader
 	pipXs, pipPs [][]float32 // the stacks' pip patches and readings (readPipsAll)
+	pipNadir     []bool      // which of them the nadir pip network reads
 	views        viewBufs    // scratch for reading several views (views.go)
 	lw           lineBufs    // the line-work card finder's Mats (linework.go)
 	white        whitePlane  // the frame's whiteness, as read (frame.white)

@@ -397,9 +397,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					for h := 1; h <= MaxStack; h++ {
 						d.topFeatures(cam, cards[i].pose, &cd.bg, r, col, h, &cd.shares[r][col], cr.x[(h-1)*TopInputs:h*TopInputs])
 					}
-					under := (len(d.heightNadir) > 0 || d.nadirPips != nil) && d.underCamera(cam, cards[i].pose, r, col)
-					cd.nadir[r][col] = under && len(d.heightNadir) > 0
-					cd.under[r][col] = under
+					cd.under[r][col] = (len(d.heightNadir) > 0 || d.nadirPips != nil) && d.underCamera(cam, cards[i].pose, r, col)
 				}
 			}
 		}
@@ -411,7 +409,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				for col := 0; col < m.Cols && col < 2; col++ {
 					cr := &d.cardCells[r][col]
 					copy(d.cellX, cr.x)
-					if cd.nadir[r][col] {
+					if cd.under[r][col] && len(d.heightNadir) > 0 {
 						d.readNadirHeight(cam, cards[i].pose, &cd.bg, r, col, &cd.shares[r][col])
 					} else {
 						copy(d.heightP, cr.p[:])
@@ -466,6 +464,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				}
 				d.growPips(n + 1)
 				d.pipFeatures(cam, c.pose, r, col, dec.Height, d.pipXs[n])
+				d.pipNadir[n] = d.nadirPips != nil && cd.under[r][col]
 				cd.decs[cd.n], cd.at[cd.n] = dec, [2]int{r, col}
 				cd.n++
 				n++
@@ -478,11 +477,6 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 		for j, dec := range cd.decs[:cd.n] {
 			k := cd.first + j
 			copy(d.pipP, d.pipPs[k])
-			if d.nadirPips != nil && cd.under[cd.at[j][0]][cd.at[j][1]] {
-				// under the camera: the nadir pip network's reading instead
-				copy(d.pipX, d.pipXs[k])
-				d.readPipsWith(d.nadirPips, d.pipP)
-			}
 			if dec.Material == 'G' && d.glassPips != nil {
 				copy(d.pipX, d.pipXs[k])
 				d.readPipsWith(d.glassPips, d.glassPipP)
@@ -513,8 +507,7 @@ type cardRead struct {
 	bg     background
 	shares [3][2][MaxStack + 2]float64
 	cells  [3][2]cellRead
-	nadir  [3][2]bool // heights read by the nadir height CNNs
-	under  [3][2]bool // under the camera, where there are nadir networks
+	under  [3][2]bool // under the camera, where there are nadir networks (read by those there are)
 	decs   [6]Decision
 	at     [6][2]int
 	first  int // the index in d.pipXs of its first stack's patch
@@ -540,21 +533,35 @@ func (d *Detector) growPips(n int) {
 	for len(d.pipXs) < n {
 		d.pipXs = append(d.pipXs, make([]float32, len(d.pipX)))
 		d.pipPs = append(d.pipPs, make([]float32, 6))
+		d.pipNadir = append(d.pipNadir, false)
 	}
 }
 
 // readPipsAll leaves in d.pipPs[i] the pip networks' probabilities for the
-// patch in d.pipXs[i], for i below n, as readPips would for each: an
-// ensemble of pip CNNs read in the plain view only is read member by
-// member over the patches (so that a member's weights stay in the cache
-// from one to the next), each patch's sums in the same order.
+// patch in d.pipXs[i], for i below n, as readPips would for each — or, for
+// a stack under the camera (d.pipNadir[i]), as the nadir pip network reads
+// it instead (useNadirPips): an ensemble of pip CNNs read in the plain view
+// only is read member by member over the patches (so that a member's
+// weights stay in the cache from one to the next), each patch's sums in
+// the same order.
 func (d *Detector) readPipsAll(n int) {
+	for i := range n {
+		if d.pipNadir[i] {
+			copy(d.pipX, d.pipXs[i])
+			d.readPipsWith(d.nadirPips, d.pipPs[i])
+		}
+	}
 	if c, ok := d.pips.(cnnPips); ok && d.opts.Views.Pips <= 1 {
 		for i := range n {
-			clear(d.pipPs[i])
+			if !d.pipNadir[i] {
+				clear(d.pipPs[i])
+			}
 		}
 		for _, ws := range c.ws {
 			for i := range n {
+				if d.pipNadir[i] {
+					continue
+				}
 				if ws.Forward(d.pipXs[i]) != nil {
 					continue // cannot happen: the input's length was checked at load
 				}
@@ -566,8 +573,10 @@ func (d *Detector) readPipsAll(n int) {
 		return
 	}
 	for i := range n {
-		copy(d.pipX, d.pipXs[i])
-		d.readPipsWith(d.pips, d.pipPs[i])
+		if !d.pipNadir[i] {
+			copy(d.pipX, d.pipXs[i])
+			d.readPipsWith(d.pips, d.pipPs[i])
+		}
 	}
 }
 
@@ -814,7 +823,7 @@ func (d *Detector) useNetworks(top *mlp.Net, pips pipNet) error {
 	d.top, d.pips, d.pipSide, d.pipPlanes = top, pr, side, planes
 	d.topScratch = top.NewScratch()
 	d.topX, d.pipX = make([]float32, TopInputs), make([]float32, planes*side*side)
-	d.pipXs, d.pipPs = nil, nil // (growPips makes them the new size)
+	d.pipXs, d.pipPs, d.pipNadir = nil, nil, nil // (growPips makes them the new size)
 	d.topP, d.pipP = make([]float32, top.Outputs()), make([]float32, 6)
 	d.ensureViewBufs()
 	return nil
@@ -1097,7 +1106,7 @@ func (d *Detector) plainHeights(ncards int) {
 		cd := &d.cardReads[i]
 		for r := 0; r < m.Rows && r < 3; r++ {
 			for col := 0; col < m.Cols && col < 2; col++ {
-				if cd.nadir[r][col] {
+				if cd.under[r][col] && len(d.heightNadir) > 0 {
 					continue
 				}
 				cr := &cd.cells[r][col]

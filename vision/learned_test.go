@@ -768,15 +768,17 @@ func withOutputBias(b []byte, bias []float32) []byte {
 // TestMemberByMemberSameSums: the height networks read over the cards'
 // cells member by member (plainHeights) and the pip networks over their
 // stacks' patches (readPipsAll) give each cell the bits one cell at a time
-// gives (addHeight, readPips), for the built-in networks and with the
-// pips read in two views (one patch at a time then).
+// gives (addHeight, readPips; the nadir pip network alone for the stacks
+// under the camera), for the built-in networks and with the pips read in
+// two views (one patch at a time then).
 func TestMemberByMemberSameSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, views := range []Views{{}, {Pips: 2}} {
 		d := NewDetector(Options{Views: views})
 		require.Greater(t, len(d.heightCNN), 1, "the built-in height networks are an ensemble")
+		require.NotEmpty(t, d.heightNadir, "the nadir height networks are built in")
 		d.growCardReads(2)
-		d.cardReads[1].nadir[1][0] = true // a cell under the camera: left alone
+		d.cardReads[1].under[1][0] = true // a cell under the camera: left alone
 		d.cardReads[1].cells[1][0].p[0] = 42
 		for i := range 2 {
 			for r := range 3 {
@@ -792,7 +794,7 @@ func TestMemberByMemberSameSums(t *testing.T) {
 			for r := range 3 {
 				for c := range 2 {
 					cr := &d.cardReads[i].cells[r][c]
-					if d.cardReads[i].nadir[r][c] {
+					if d.cardReads[i].under[r][c] {
 						assert.Equal(t, float32(42), cr.p[0], "a skipped cell's reading is left alone")
 						continue
 					}
@@ -810,10 +812,16 @@ func TestMemberByMemberSameSums(t *testing.T) {
 				d.pipXs[i][j] = float32(rng.NormFloat64())
 			}
 		}
+		require.NotNil(t, d.nadirPips, "the nadir pip network is built in")
+		d.pipNadir[3], d.pipNadir[7] = true, true // stacks under the camera
 		d.readPipsAll(9)
 		for i := range 9 {
 			copy(d.pipX, d.pipXs[i])
-			d.readPips()
+			if d.pipNadir[i] {
+				d.readPipsWith(d.nadirPips, d.pipP) // the nadir network's reading alone
+			} else {
+				d.readPips()
+			}
 			for k := range d.pipP {
 				require.Equal(t, math.Float32bits(d.pipP[k]), math.Float32bits(d.pipPs[i][k]), "views %+v, patch %d, class %d", views, i, k)
 			}
