@@ -70,6 +70,7 @@ func run(args []string) error {
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
 	pipFrom := fl.String("pip-from", "", "start each pip CNN from the same member of this pip CNN file (its architecture; fine-tuning) instead of random weights")
 	heightFrom := fl.String("height-from", "", "start each height CNN from the same member of this height CNN file (its architecture; fine-tuning) instead of random weights")
+	materialFrom := fl.String("material-from", "", "start the material CNN from the network in this material CNN file (its architecture; fine-tuning) instead of random weights")
 	pipMaterial := fl.String("pip-material", "", "train the pip network on tops of this material only (W, R, S or G; \"\": all): a specialist the detector reads beside the others")
 	glassWeight := fl.Int("pip-glass-weight", 1, "how many times each glass top die is learned from per epoch by the pip network (glass is the hardest top; weighting the height CNN's glass stacks the same way gained nothing)")
 	heightMembers := fl.Int("height-members", 1, "height MLPs to train (seeds differ), written as height.mlp, height2.mlp, ...; the detector averages them (0: none, and any left from before are removed)")
@@ -432,8 +433,16 @@ func run(args []string) error {
 			}
 		}
 		arch := cnn.Arch{InC: 3, Side: vision.FaceSide, Convs: convs, Hidden: *materialCNNHidden, Classes: 4}
+		from, err := readFrom("-material-from", *materialFrom, 1)
+		if err != nil {
+			return err
+		}
 		jobs = append(jobs, &job{out: output{path: *outMaterialCNN}, run: func() (model, error) {
-			n, err := trainCNN("material cnn", matS, arch, materialCNNPrep(), *epochs, *lr, *seed+4, start)
+			var f *cnn.Net
+			if from != nil {
+				f = from[0]
+			}
+			n, err := trainCNNFrom("material cnn", matS, arch, f, materialCNNPrep(), *epochs, *lr, *seed+4, start)
 			materialCNN = n
 			return n, err
 		}})

@@ -145,3 +145,31 @@ func TestHeightFrom(t *testing.T) {
 	err = run(append(args("0", "-height-from", out("a.cnn"), "-out-height-cnn", out("d.cnn")), "-height-cnn-members", "3"))
 	assert.ErrorContains(t, err, "-height-from")
 }
+
+// -material-from starts the material CNN from the file's network: with no
+// epochs the file written is the file read, an epoch moves it, and a
+// network of another architecture is refused by name.
+func TestMaterialFrom(t *testing.T) {
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	args := func(epochs string, extra ...string) []string {
+		return append([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", epochs,
+			"-material-convs", "4,8", "-material-cnn-hidden", "8", "-height-members", "0",
+			"-train", "material-cnn", "-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"}, extra...)
+	}
+	require.NoError(t, run(args("1", "-out-material-cnn", out("a.cnn"))))
+	require.NoError(t, run(args("0", "-material-from", out("a.cnn"), "-out-material-cnn", out("b.cnn"))))
+	a, err := os.ReadFile(out("a.cnn"))
+	require.NoError(t, err)
+	b, err := os.ReadFile(out("b.cnn"))
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "no epochs: the network started from")
+	require.NoError(t, run(args("1", "-material-from", out("a.cnn"), "-out-material-cnn", out("c.cnn"))))
+	c, err := os.ReadFile(out("c.cnn"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a, c, "an epoch from it moves it")
+	err = run(append(args("0", "-material-from", out("a.cnn"), "-out-material-cnn", out("d.cnn")), "-material-cnn-hidden", "16"))
+	assert.ErrorContains(t, err, "start from")
+	err = run(args("0", "-material-from", out("missing.cnn"), "-out-material-cnn", out("e.cnn")))
+	assert.ErrorContains(t, err, "missing.cnn")
+}
