@@ -202,20 +202,26 @@ NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -
 nadir-pips-model: test-deps nadir-train-data
 	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_PIP_DATA))) $(NADIR_PIP_FLAGS) -out-pips vision/model/pips_nadir.cnn
 
-# The built-in pips.cnn since the twenty-fifth session: the four pip CNNs
-# fine-tuned, each from its own weights, on every stack of the committed
-# sequences, the training renders 1001-1003 and the renders 1201, 1202 and
-# 1301-1308 (NADIR_DIR; 4,734 images), about 31 minutes on two cores after
-# the renders (see vision/model/README.md). It starts from
-# vision/model/pips.cnn and writes it again. The committed file was trained
-# with the first 150 stills of 1003 only and on renders kept in other
-# folders (their paths seed the trainer's split), so a re-run writes a
-# slightly different file.
-PIPS_REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) \
+# The built-in pips.cnn and material.cnn since the twenty-fifth session:
+# the four pip CNNs and the material CNN fine-tuned, each from its own
+# weights, on every stack of the committed sequences, the training renders
+# 1001-1003 and the renders 1201, 1202 and 1301-1308 (NADIR_DIR; about
+# 4,800 images), about 31 and 8 minutes on two cores after the renders
+# (see vision/model/README.md). Each starts from the built-in file and
+# writes it again. The committed files were trained with 1003 partly
+# rendered (its first 150 stills for the pips, 223 for the material) and
+# on renders kept in other folders (their paths seed the trainer's split),
+# so a re-run writes slightly different files.
+REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) \
   $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
+REFIT_DATA_FLAG = -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(REFIT_DATA)))
 PIPS_REFIT_FLAGS ?= -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
   -epochs 20 -lr 5e-4 -seed 1
-.PHONY: pips-refit
+MATERIAL_REFIT_FLAGS ?= -train material-cnn -material-convs 32,64 -material-cnn-hidden 64 \
+  -material-from vision/model/material.cnn -height-members 0 -out-height "" -epochs 20 -lr 5e-4 -seed 1
+.PHONY: pips-refit material-refit
 pips-refit: test-deps cell-train-data nadir-train-data
-	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(PIPS_REFIT_DATA))) $(PIPS_REFIT_FLAGS) -out-pips vision/model/pips.cnn
+	$(GO) run ./vision/celltrain $(REFIT_DATA_FLAG) $(PIPS_REFIT_FLAGS) -out-pips vision/model/pips.cnn
+material-refit: test-deps cell-train-data nadir-train-data
+	$(GO) run ./vision/celltrain $(REFIT_DATA_FLAG) $(MATERIAL_REFIT_FLAGS) -out-material-cnn vision/model/material.cnn
