@@ -192,8 +192,8 @@ nadir-model: test-deps nadir-train-data
 # 1306-1308 (1,800 stills; 1306-1308 with the camera over a card); about
 # 4 minutes on two cores after the renders (twenty-fourth session; see
 # vision/model/README.md). It starts from vision/model/pips.cnn as it is:
-# the committed pips_nadir.cnn started from the twenty-fourth session's
-# pips.cnn, before pips-refit below.
+# the committed pips_nadir.cnn was made again from pips-refit's pips.cnn
+# (twenty-fifth session).
 NADIR_PIP_DATA = $(foreach s,1201 1306 1307 1308,$(NADIR_DIR)/$(s))
 NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
