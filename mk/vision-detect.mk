@@ -202,14 +202,16 @@ NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -
 nadir-pips-model: test-deps nadir-train-data
 	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_PIP_DATA))) $(NADIR_PIP_FLAGS) -out-pips vision/model/pips_nadir.cnn
 
-# The built-in pips.cnn and material.cnn since the twenty-fifth session:
-# the four pip CNNs and the material CNN fine-tuned, each from its own
+# The built-in pips.cnn, material.cnn and height.cnn since the
+# twenty-fifth session: the four pip CNNs, the material CNN and the two
+# height CNNs fine-tuned, each from its own
 # weights, on every stack of the committed sequences, the training renders
 # 1001-1003 and the renders 1201, 1202 and 1301-1308 (NADIR_DIR; about
-# 4,800 images), about 31 and 8 minutes on two cores after the renders
-# (see vision/model/README.md). Each starts from the built-in file and
-# writes it again. The committed files were trained with 1003 partly
-# rendered (its first 150 stills for the pips, 223 for the material) and
+# 4,800 images), about 31, 8 and 25 minutes on two cores after the
+# renders (see vision/model/README.md). Each starts from the built-in file
+# and writes it again. The committed files were trained with 1003 partly
+# rendered (its first 150 stills for the pips, 223 for the material, 230
+# for the heights) and
 # on renders kept in other folders (their paths seed the trainer's split),
 # so a re-run writes slightly different files.
 REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) \
@@ -220,8 +222,12 @@ PIPS_REFIT_FLAGS ?= -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden
   -epochs 20 -lr 5e-4 -seed 1
 MATERIAL_REFIT_FLAGS ?= -train material-cnn -material-convs 32,64 -material-cnn-hidden 64 \
   -material-from vision/model/material.cnn -height-members 0 -out-height "" -epochs 20 -lr 5e-4 -seed 1
-.PHONY: pips-refit material-refit
+HEIGHT_REFIT_FLAGS ?= -train height-cnn -height-from vision/model/height.cnn -height-cnn-members 2 \
+  -height-convs 48,96 -height-cnn-hidden 128 -height-members 0 -out-height "" -epochs 15 -lr 5e-4 -seed 1
+.PHONY: pips-refit material-refit height-refit
 pips-refit: test-deps cell-train-data nadir-train-data
 	$(GO) run ./vision/celltrain $(REFIT_DATA_FLAG) $(PIPS_REFIT_FLAGS) -out-pips vision/model/pips.cnn
 material-refit: test-deps cell-train-data nadir-train-data
 	$(GO) run ./vision/celltrain $(REFIT_DATA_FLAG) $(MATERIAL_REFIT_FLAGS) -out-material-cnn vision/model/material.cnn
+height-refit: test-deps cell-train-data nadir-train-data
+	$(GO) run ./vision/celltrain $(REFIT_DATA_FLAG) $(HEIGHT_REFIT_FLAGS) -out-height-cnn vision/model/height.cnn
