@@ -120,56 +120,49 @@ func TestTrainCNNFrom(t *testing.T) {
 	assert.ErrorContains(t, err, "start from")
 }
 
-// -height-from starts each height CNN from the file's member of the same
-// index: with no epochs the file written is the file read; a file with too
-// few members is refused by name.
-func TestHeightFrom(t *testing.T) {
-	dir := t.TempDir()
-	out := func(name string) string { return filepath.Join(dir, name) }
-	args := func(epochs string, extra ...string) []string {
-		return append([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", epochs,
-			"-height-convs", "4,8", "-height-cnn-hidden", "8", "-height-cnn-members", "2", "-height-members", "0",
-			"-train", "height-cnn", "-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"}, extra...)
+// -height-from and -material-from start the CNNs they train from a file's
+// networks (each height CNN from the member of the same index): with no
+// epochs the file written is the file read, an epoch from it moves it, and
+// a file that cannot serve (too few members, another architecture, none
+// there) is refused by name.
+func TestStartFrom(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, out string
+		train           []string
+		bad             [][2]string // a flag and value that make the file unfit, and the error's words
+	}{
+		{"height", "-height-from", "-out-height-cnn",
+			[]string{"-height-convs", "4,8", "-height-cnn-hidden", "8", "-height-cnn-members", "2", "-train", "height-cnn"},
+			[][2]string{{"-height-cnn-members=3", "-height-from"}}},
+		{"material", "-material-from", "-out-material-cnn",
+			[]string{"-material-convs", "4,8", "-material-cnn-hidden", "8", "-train", "material-cnn"},
+			[][2]string{{"-material-cnn-hidden=16", "start from"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := func(name string) string { return filepath.Join(dir, name) }
+			args := func(epochs string, extra ...string) []string {
+				a := []string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", epochs, "-height-members", "0",
+					"-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"}
+				return append(append(a, tc.train...), extra...)
+			}
+			require.NoError(t, run(args("1", tc.out, out("a.cnn"))))
+			require.NoError(t, run(args("0", tc.from, out("a.cnn"), tc.out, out("b.cnn"))))
+			a, err := os.ReadFile(out("a.cnn"))
+			require.NoError(t, err)
+			b, err := os.ReadFile(out("b.cnn"))
+			require.NoError(t, err)
+			assert.Equal(t, a, b, "no epochs: the networks started from")
+			require.NoError(t, run(args("1", tc.from, out("a.cnn"), tc.out, out("c.cnn"))))
+			c, err := os.ReadFile(out("c.cnn"))
+			require.NoError(t, err)
+			assert.NotEqual(t, a, c, "an epoch from them moves them")
+			for _, bad := range tc.bad {
+				err = run(args("0", tc.from, out("a.cnn"), tc.out, out("d.cnn"), bad[0]))
+				assert.ErrorContains(t, err, bad[1], bad[0])
+			}
+			err = run(args("0", tc.from, out("missing.cnn"), tc.out, out("e.cnn")))
+			assert.ErrorContains(t, err, "missing.cnn")
+		})
 	}
-	require.NoError(t, run(args("1", "-out-height-cnn", out("a.cnn"))))
-	require.NoError(t, run(args("0", "-height-from", out("a.cnn"), "-out-height-cnn", out("b.cnn"))))
-	a, err := os.ReadFile(out("a.cnn"))
-	require.NoError(t, err)
-	b, err := os.ReadFile(out("b.cnn"))
-	require.NoError(t, err)
-	assert.Equal(t, a, b, "no epochs: the networks started from")
-	require.NoError(t, run(args("1", "-height-from", out("a.cnn"), "-out-height-cnn", out("c.cnn"))))
-	c, err := os.ReadFile(out("c.cnn"))
-	require.NoError(t, err)
-	assert.NotEqual(t, a, c, "an epoch from them moves them")
-	err = run(append(args("0", "-height-from", out("a.cnn"), "-out-height-cnn", out("d.cnn")), "-height-cnn-members", "3"))
-	assert.ErrorContains(t, err, "-height-from")
-}
-
-// -material-from starts the material CNN from the file's network: with no
-// epochs the file written is the file read, an epoch moves it, and a
-// network of another architecture is refused by name.
-func TestMaterialFrom(t *testing.T) {
-	dir := t.TempDir()
-	out := func(name string) string { return filepath.Join(dir, name) }
-	args := func(epochs string, extra ...string) []string {
-		return append([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", epochs,
-			"-material-convs", "4,8", "-material-cnn-hidden", "8", "-height-members", "0",
-			"-train", "material-cnn", "-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"}, extra...)
-	}
-	require.NoError(t, run(args("1", "-out-material-cnn", out("a.cnn"))))
-	require.NoError(t, run(args("0", "-material-from", out("a.cnn"), "-out-material-cnn", out("b.cnn"))))
-	a, err := os.ReadFile(out("a.cnn"))
-	require.NoError(t, err)
-	b, err := os.ReadFile(out("b.cnn"))
-	require.NoError(t, err)
-	assert.Equal(t, a, b, "no epochs: the network started from")
-	require.NoError(t, run(args("1", "-material-from", out("a.cnn"), "-out-material-cnn", out("c.cnn"))))
-	c, err := os.ReadFile(out("c.cnn"))
-	require.NoError(t, err)
-	assert.NotEqual(t, a, c, "an epoch from it moves it")
-	err = run(append(args("0", "-material-from", out("a.cnn"), "-out-material-cnn", out("d.cnn")), "-material-cnn-hidden", "16"))
-	assert.ErrorContains(t, err, "start from")
-	err = run(args("0", "-material-from", out("missing.cnn"), "-out-material-cnn", out("e.cnn")))
-	assert.ErrorContains(t, err, "missing.cnn")
 }
