@@ -54,7 +54,7 @@ vision-tune: test-deps render-deps
 # 2044, the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048, and
 # fresh 2049 (the twenty-first session's), 2050-2055 (the
 # twenty-second's), nadir 2056 and 2057 (the twenty-third's) and nadir
-# 2058 (the twenty-fourth's).
+# 2058 (the twenty-fourth's), fresh 2059 and 2060 (the twenty-fifth's).
 # An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
@@ -114,7 +114,9 @@ EVAL_SPECS = \
   fresh2055:2055:250 \
   nadir2056:2056:200:--nadir-on-cards=1 \
   nadir2057:2057:200:--nadir-on-cards=1 \
-  nadir2058:2058:200:--nadir-on-cards=1
+  nadir2058:2058:200:--nadir-on-cards=1 \
+  fresh2059:2059:200 \
+  fresh2060:2060:120
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
