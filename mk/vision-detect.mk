@@ -54,7 +54,8 @@ vision-tune: test-deps render-deps
 # 2044, the eighteenth's nadir 2045 and 2047 and fresh 2046 and 2048, and
 # fresh 2049 (the twenty-first session's), 2050-2055 (the
 # twenty-second's), nadir 2056 and 2057 (the twenty-third's) and nadir
-# 2058 (the twenty-fourth's), fresh 2059 and 2060 (the twenty-fifth's).
+# 2058 (the twenty-fourth's), fresh 2059 and 2060 (the twenty-fifth's),
+# nadir 2061 and 2063 and fresh 2062 (the twenty-sixth's).
 # An adoption rule should count them all, not only the square, legal
 # tables.
 EVAL_DIR ?= build/eval
@@ -116,7 +117,10 @@ EVAL_SPECS = \
   nadir2057:2057:200:--nadir-on-cards=1 \
   nadir2058:2058:200:--nadir-on-cards=1 \
   fresh2059:2059:200 \
-  fresh2060:2060:120
+  fresh2060:2060:120 \
+  nadir2061:2061:200:--nadir-on-cards=1 \
+  fresh2062:2062:200 \
+  nadir2063:2063:200:--nadir-on-cards=1
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
