@@ -194,13 +194,13 @@ nadir-model: test-deps nadir-train-data
 # The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
 # pips.cnn for the stacks under the camera): the four built-in pip CNNs
 # fine-tuned, each from its own weights, on the stacks sliding under 0.3
-# of a face per die of the committed sequences and renders 1201 and
-# 1306-1308 (1,800 stills; 1306-1308 with the camera over a card); about
-# 4 minutes on two cores after the renders (twenty-fourth session; see
-# vision/model/README.md). It starts from vision/model/pips.cnn as it is:
-# the committed pips_nadir.cnn was made again from pips-refit's pips.cnn
-# (twenty-fifth session).
-NADIR_PIP_DATA = $(foreach s,1201 1306 1307 1308,$(NADIR_DIR)/$(s))
+# of a face per die of the committed sequences and renders 1201, 1202 and
+# 1301-1308 (3,700 stills; 1301-1308 with the camera over a card); about
+# 11 minutes on two cores after the renders (twenty-fourth session, on
+# 1201 and 1306-1308 only; the twenty-sixth added 1202 and 1301-1305; see
+# vision/model/README.md). It starts from vision/model/pips.cnn as it is
+# (pips-refit's since the twenty-fifth session).
+NADIR_PIP_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
 NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
   -epochs 20 -lr 5e-4 -seed 1

@@ -36,7 +36,8 @@ package vision
 // 1,062 -> 1,063 (still_0051's glass five, now read three high instead of
 // two: height 1,062 -> 1,061), hands flagged 141 -> 142, hidden stacks
 // flagged 10 -> 9 of 14; the height and hidden floors follow down. The
-// twenty-sixth session's hiddenUnsure 0.75 -> 0.9 reads the same here.
+// twenty-sixth session's hiddenUnsure 0.75 -> 0.9 reads the same here,
+// and so do its nadir pip CNNs made from twice the nadir renders.
 const (
 	minCardFound          = 0.998
 	minOccupancy          = 0.9997
