@@ -409,7 +409,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				for col := 0; col < m.Cols && col < 2; col++ {
 					cr := &d.cardCells[r][col]
 					copy(d.cellX, cr.x)
-					if cd.under[r][col] && len(d.heightNadir) > 0 {
+					if d.nadirHeight(cd, r, col) {
 						d.readNadirHeight(cam, cards[i].pose, &cd.bg, r, col, &cd.shares[r][col])
 					} else {
 						copy(d.heightP, cr.p[:])
@@ -535,6 +535,12 @@ func (d *Detector) growPips(n int) {
 		d.pipPs = append(d.pipPs, make([]float32, 6))
 		d.pipNadir = append(d.pipNadir, false)
 	}
+}
+
+// nadirHeight says whether the nadir height CNNs read the height of cell
+// (r, col) of cd: it lies under the camera and there are such networks.
+func (d *Detector) nadirHeight(cd *cardRead, r, col int) bool {
+	return cd.under[r][col] && len(d.heightNadir) > 0
 }
 
 // readPipsAll leaves in d.pipPs[i] the pip networks' probabilities for the
@@ -1106,7 +1112,7 @@ func (d *Detector) plainHeights(ncards int) {
 		cd := &d.cardReads[i]
 		for r := 0; r < m.Rows && r < 3; r++ {
 			for col := 0; col < m.Cols && col < 2; col++ {
-				if cd.under[r][col] && len(d.heightNadir) > 0 {
+				if d.nadirHeight(cd, r, col) {
 					continue
 				}
 				cr := &cd.cells[r][col]
