@@ -176,6 +176,14 @@ type Detector struct {
 	heightNadir []*cnn.Workspace
 	nadirCell   bool
 	nadirX      []float32 // the cell under the camera's level inputs for them
+	// the side of the nadir height CNNs' face patches: faceSide, or finer
+	// (nadirPlanes: the cell's planes, one view of them, a face's samples)
+	nadirSide                       int
+	nadirFine, nadirView, nadirFace []float32
+	// training only: nadirPlanes of this side (0: none) for the cells
+	// sliding less than trainNadirSlide (SetNadirTraining)
+	trainNadirSide  int
+	trainNadirSlide float64
 	// faceSuper² points are averaged for each face patch sample (0 or 1:
 	// its centre only): the nadir height CNNs read faces so (nadir.go)
 	faceSuper   int

@@ -86,45 +86,9 @@ func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col,
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	z := m.CardThickness + float64(h)*m.Die
-	// Each sample is the mean of super² points spread evenly over its
-	// square (super 1: its centre).
-	ps := &d.patches
-	ps.s.Frame(d.img.bgr, d.img.w, d.img.h, bg.scale)
-	ps.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
-	ps.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
-	patch := func(side int, span float64, super int, out []float32) {
-		step := span * m.Die / float64(side)
-		ps.grow(side * side * super * super)
-		n := 0
-		for i := 0; i < side; i++ {
-			v := cv + (float64(i)+0.5-float64(side)/2)/float64(side)*span*m.Die
-			for j := 0; j < side; j++ {
-				u := cu + (float64(j)+0.5-float64(side)/2)/float64(side)*span*m.Die
-				for a := 0; a < super; a++ {
-					sv := v + ((float64(a)+0.5)/float64(super)-0.5)*step
-					for c := 0; c < super; c++ {
-						ps.u[n] = u + ((float64(c)+0.5)/float64(super)-0.5)*step
-						ps.v[n] = sv
-						n++
-					}
-				}
-			}
-		}
-		cb, cg, cr := ps.b[:n], ps.g[:n], ps.r[:n]
-		ps.s.Colours(ps.u[:n], ps.v[:n], cb, cg, cr)
-		// the mean of each sample's points, summed in the order read (a
-		// point behind the camera or outside the frame adds 0)
-		nn := float32(super * super)
-		for k, q := 0, 0; k < 3*side*side; k += 3 {
-			var b, g, r float32
-			for e := q + super*super; q < e; q++ {
-				b, g, r = b+cb[q], g+cg[q], r+cr[q]
-			}
-			out[k], out[k+1], out[k+2] = b/nn, g/nn, r/nn
-		}
-	}
-	patch(faceSide, faceSpan, max(1, d.faceSuper), x[:faceLen])
-	patch(ctxSide, ctxSpan, 1, x[faceLen:faceLen+ctxLen])
+	d.patchPlane(cam, p, bg, z)
+	d.samplePatch(cu, cv, faceSide, faceSpan, max(1, d.faceSuper), x[:faceLen])
+	d.samplePatch(cu, cv, ctxSide, ctxSpan, 1, x[faceLen:faceLen+ctxLen])
 	o := faceLen + ctxLen
 	for k := 1; k <= MaxStack+1; k++ {
 		x[o] = float32(shares[k])
@@ -141,6 +105,53 @@ func (d *Detector) topFeatures(cam Camera, p cardPose, bg *background, row, col,
 			x[o] = 1
 		}
 		o++
+	}
+}
+
+// patchPlane makes d.patches read the frame, in the light of bg, on the
+// plane at height z (mm) over the card at pose p.
+func (d *Detector) patchPlane(cam Camera, p cardPose, bg *background, z float64) {
+	ps := &d.patches
+	ps.s.Frame(d.img.bgr, d.img.w, d.img.h, bg.scale)
+	ps.s.Camera(cam.R, cam.T, cam.Fx, cam.Fy, cam.Cx, cam.Cy)
+	ps.s.Plane(p.origin.X, p.origin.Y, p.u.X, p.u.Y, p.v.X, p.v.Y, z, cam.R)
+}
+
+// samplePatch fills out (side² B, G, R triples) with the square patch of
+// span die edges centred on card point (cu, cv), on the plane patchPlane
+// set. Each sample is the mean of super² points spread evenly over its
+// square (super 1: its centre).
+func (d *Detector) samplePatch(cu, cv float64, side int, span float64, super int, out []float32) {
+	m := d.opts.Model
+	ps := &d.patches
+	step := span * m.Die / float64(side)
+	ps.grow(side * side * super * super)
+	n := 0
+	for i := 0; i < side; i++ {
+		v := cv + (float64(i)+0.5-float64(side)/2)/float64(side)*span*m.Die
+		for j := 0; j < side; j++ {
+			u := cu + (float64(j)+0.5-float64(side)/2)/float64(side)*span*m.Die
+			for a := 0; a < super; a++ {
+				sv := v + ((float64(a)+0.5)/float64(super)-0.5)*step
+				for c := 0; c < super; c++ {
+					ps.u[n] = u + ((float64(c)+0.5)/float64(super)-0.5)*step
+					ps.v[n] = sv
+					n++
+				}
+			}
+		}
+	}
+	cb, cg, cr := ps.b[:n], ps.g[:n], ps.r[:n]
+	ps.s.Colours(ps.u[:n], ps.v[:n], cb, cg, cr)
+	// the mean of each sample's points, summed in the order read (a
+	// point behind the camera or outside the frame adds 0)
+	nn := float32(super * super)
+	for k, q := 0, 0; k < 3*side*side; k += 3 {
+		var b, g, r float32
+		for e := q + super*super; q < e; q++ {
+			b, g, r = b+cb[q], g+cg[q], r+cr[q]
+		}
+		out[k], out[k+1], out[k+2] = b/nn, g/nn, r/nn
 	}
 }
 
@@ -345,6 +356,9 @@ func PipSideOf(n int) int {
 type cardFeatures struct {
 	top  [3][2][MaxStack][]float32
 	pips [3][2][MaxStack][]float32
+	// the cell's nadirPlanes (training only: SetNadirTraining; nil where
+	// its face slides too far)
+	nadir [3][2][]float32
 }
 
 func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *[3][2][MaxStack + 2]float64) *cardFeatures {
@@ -361,6 +375,10 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 					turn = (2*d.jitterRng.Float64() - 1) * d.pipTurnDeg * math.Pi / 180
 				}
 				d.turnedPipFeatures(cam, p, r, col, h, turn, f.pips[r][col][h-1])
+			}
+			if side := d.trainNadirSide; side > 0 && (CellSample{Top: f.top[r][col]}).Slide() < d.trainNadirSlide {
+				f.nadir[r][col] = make([]float32, NadirPlanesLen(side))
+				d.nadirPlanes(cam, p, bg, r, col, side, f.nadir[r][col])
 			}
 		}
 	}
@@ -1211,13 +1229,17 @@ const FaceSide = faceSide
 func HeightCNNInput(cell, dst []float32) {
 	const n = faceSide * faceSide
 	for h := 0; h < MaxStack; h++ {
-		face := cell[h*TopInputs : h*TopInputs+faceLen]
-		lum, blue := dst[2*h*n:(2*h+1)*n], dst[(2*h+1)*n:(2*h+2)*n]
-		for i := 0; i < n; i++ {
-			b, g, r := face[3*i], face[3*i+1], face[3*i+2]
-			lum[i] = (b + g + r) / 3
-			blue[i] = b - (g+r)/2
-		}
+		facePlanes(cell[h*TopInputs:h*TopInputs+faceLen], dst[2*h*n:(2*h+1)*n], dst[(2*h+1)*n:(2*h+2)*n])
+	}
+}
+
+// facePlanes writes a face patch's (B, G, R triples) brightness (B+G+R)/3
+// into lum and blueness B-(G+R)/2 into blue.
+func facePlanes(face, lum, blue []float32) {
+	for i := range lum {
+		b, g, r := face[3*i], face[3*i+1], face[3*i+2]
+		lum[i] = (b + g + r) / 3
+		blue[i] = b - (g+r)/2
 	}
 }
 

@@ -3,6 +3,7 @@ package vision
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
@@ -75,9 +76,14 @@ func (d *Detector) SetFaceSupersampling(k int) { d.faceSuper = k }
 
 // readNadirHeight reads the height of cell (row, col), under the camera,
 // with the nadir height CNNs, from its level inputs with supersampled face
-// patches; d.cellX keeps the plain level inputs, which the material and
-// pip readers and settleClashes use.
+// patches (or, for CNNs of a finer face patch, from nadirPlanes); d.cellX
+// keeps the plain level inputs, which the material and pip readers and
+// settleClashes use.
 func (d *Detector) readNadirHeight(cam Camera, p cardPose, bg *background, row, col int, shares *[MaxStack + 2]float64) {
+	if d.nadirFine != nil {
+		d.readNadirFine(cam, p, bg, row, col)
+		return
+	}
 	if d.nadirX == nil {
 		d.nadirX = make([]float32, CellInputs)
 	}
@@ -94,19 +100,125 @@ func (d *Detector) readNadirHeight(cam Camera, p cardPose, bg *background, row, 
 	d.cellX, d.nadirX = d.nadirX, d.cellX
 }
 
+// A nadir height CNN may read a finer face patch than faceSide (since the
+// twenty-seventh session's trial): each level's face sampled side × side
+// over the same faceSpan die edges, each sample the mean of
+// NadirFaceSuper·faceSide/side points squared (the points of the
+// faceSide patches, more finely binned), as HeightCNNChannels planes of
+// brightness and blueness. Its side is the network file's; it must be
+// even, and from MinNadirSide to MaxNadirSide.
+const (
+	MinNadirSide = 8
+	MaxNadirSide = 32
+)
+
+// NadirPlanesLen is the length of a nadir height CNN's input of a face
+// patch side samples square.
+func NadirPlanesLen(side int) int { return HeightCNNChannels * side * side }
+
+// nadirPlanes fills dst (NadirPlanesLen(side) long) with cell (row, col)'s
+// face patch, side samples square, at every level 1..MaxStack, level by
+// level its brightness plane then its blueness plane.
+func (d *Detector) nadirPlanes(cam Camera, p cardPose, bg *background, row, col, side int, dst []float32) {
+	m := d.opts.Model
+	cu, cv := m.CellCenter(row, col)
+	n := side * side
+	if len(d.nadirFace) < 3*n {
+		d.nadirFace = make([]float32, 3*MaxNadirSide*MaxNadirSide)
+	}
+	face := d.nadirFace[:3*n]
+	super := max(1, NadirFaceSuper*faceSide/side)
+	for h := 1; h <= MaxStack; h++ {
+		d.patchPlane(cam, p, bg, m.CardThickness+float64(h)*m.Die)
+		d.samplePatch(cu, cv, side, faceSpan, super, face)
+		o := 2 * (h - 1) * n
+		facePlanes(face, dst[o:o+n], dst[o+n:o+2*n])
+	}
+}
+
+// readNadirFine leaves in d.heightP the nadir height CNNs' mean
+// probabilities for cell (row, col) read from nadirPlanes, with the
+// further views where Options.Views asks for them (as heightViews).
+func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, col int) {
+	side := d.nadirSide
+	d.nadirPlanes(cam, p, bg, row, col, side, d.nadirFine)
+	clear(d.heightP)
+	d.addNadirFine(d.nadirFine)
+	n := d.opts.Views.Height
+	if n <= 1 {
+		return
+	}
+	var best float32
+	for _, q := range d.heightP {
+		best = max(best, q)
+	}
+	if below := d.opts.Views.HeightBelow; below < 1 && float64(best) >= below {
+		return
+	}
+	for i := 1; i < n; i++ {
+		copy(d.nadirView, d.nadirFine)
+		transformPlanes(d.nadirView, side, HeightCNNChannels, viewOrder[i])
+		d.addNadirFine(d.nadirView)
+	}
+	for k := range d.heightP {
+		d.heightP[k] /= float32(n)
+	}
+}
+
+// addNadirFine adds to d.heightP the nadir height CNNs' mean probabilities
+// for the planes x.
+func (d *Detector) addNadirFine(x []float32) {
+	for _, ws := range d.heightNadir {
+		if ws.Forward(x) == nil { // the length was checked at load
+			for k, v := range ws.Prob {
+				d.heightP[k] += v / float32(len(d.heightNadir))
+			}
+		}
+	}
+}
+
+// AugmentPlanes applies one random symmetry of the square to every plane
+// of x, planes of side² (a nadir height CNN's input).
+func AugmentPlanes(x []float32, side, planes int, rng *rand.Rand) {
+	transformPlanes(x, side, planes, rng.IntN(8))
+}
+
+// SetNadirTraining makes TrainingCells also read, for each cell whose top
+// face slides less than maxSlide face sizes per die, its nadirPlanes at
+// side (CellSample.Nadir), to train nadir height CNNs of that side on
+// (side 0: none).
+func (d *Detector) SetNadirTraining(side int, maxSlide float64) error {
+	if side != 0 && (side < MinNadirSide || side > MaxNadirSide || side%2 != 0) {
+		return fmt.Errorf("vision: nadir face side %d: want an even side from %d to %d", side, MinNadirSide, MaxNadirSide)
+	}
+	d.trainNadirSide, d.trainNadirSlide = side, maxSlide
+	return nil
+}
+
 // useNadirHeights makes the detector read the heights of cells under the
 // camera with the height CNNs hcs instead of its height networks (none:
 // with those too). They must read what the height CNNs read.
 func (d *Detector) useNadirHeights(hcs []*cnn.Net) error {
-	d.heightNadir = nil
-	for _, hc := range hcs {
-		if a := hc.Arch; a.InC != HeightCNNChannels || a.Side != faceSide || a.Classes != HeightClasses {
-			return fmt.Errorf("vision: nadir height CNN takes %dx%dx%d inputs to %d classes, want %dx%dx%d to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, faceSide, faceSide, HeightClasses)
+	d.heightNadir, d.nadirSide = nil, faceSide
+	for i, hc := range hcs {
+		a := hc.Arch
+		if i == 0 {
+			d.nadirSide = a.Side
+		}
+		okSide := a.Side == faceSide || (a.Side >= MinNadirSide && a.Side <= MaxNadirSide && a.Side%2 == 0)
+		if a.InC != HeightCNNChannels || !okSide || a.Side != d.nadirSide || a.Classes != HeightClasses {
+			d.heightNadir, d.nadirSide = nil, faceSide
+			return fmt.Errorf("vision: nadir height CNN takes %dx%dx%d inputs to %d classes, want %d planes of one even side from %d to %d (%d: the level inputs' faces) to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, MinNadirSide, MaxNadirSide, faceSide, HeightClasses)
 		}
 		d.heightNadir = append(d.heightNadir, hc.NewWorkspace())
 	}
 	if len(d.heightNadir) > 0 && d.heightCNNX == nil {
 		d.heightCNNX = make([]float32, HeightCNNLen)
+	}
+	d.nadirFine, d.nadirView = nil, nil
+	if len(d.heightNadir) > 0 && d.nadirSide != faceSide {
+		d.nadirFine = make([]float32, NadirPlanesLen(d.nadirSide))
+		d.nadirView = make([]float32, NadirPlanesLen(d.nadirSide))
 	}
 	return nil
 }

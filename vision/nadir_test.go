@@ -80,6 +80,68 @@ func TestNadirHeightFiles(t *testing.T) {
 		}
 	}
 	assert.Positive(t, under, "the still has cells under the camera")
+
+	// A nadir network of a finer face patch (24 points square) reads the
+	// same cells, and only them; a side that cannot be pooled is refused.
+	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: 24, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, rng, 5)
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.Equal(t, 24, d.nadirSide)
+	_, res = detectStill(t, d, stillDir, still)
+	require.Len(t, res.Cards, len(plain.Cards))
+	fine := 0
+	for i, c := range res.Cards {
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				if !d.underCamera(cam, c.pose, r, col) {
+					assert.Equal(t, plain.Cards[i].Cells[r][col], cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
+					continue
+				}
+				fine++
+				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) && !cell.Occluded {
+					assert.Equal(t, 5, cell.Height, "card %d r%dc%d: under the camera, read by the fine nadir network", i, r, col)
+				}
+			}
+		}
+	}
+	assert.Equal(t, under, fine)
+	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: 36, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, 5)
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir height CNN takes 12x36x36")
+	require.NoError(t, os.Remove(nadir))
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	assert.Nil(t, d.nadirFine, "no nadir networks: no fine planes")
+}
+
+// A nadir CNN's finer face planes hold the same points as the level
+// inputs' supersampled faces, binned finer: each 2x2 block of the
+// 24-side brightness plane averages to the 12-side face's sample there.
+func TestNadirPlanesBinFiner(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	const stillDir, still = "testdata/synth/stills", "still_0022"
+	_, res := detectStill(t, d, stillDir, still)
+	cam := stillCamera(t, stillDir, still)
+	require.NotEmpty(t, res.Cards)
+	c := res.Cards[0]
+	bg := &d.cardReads[0].bg
+	var shares [MaxStack + 2]float64
+	x := make([]float32, TopInputs)
+	fine := make([]float32, NadirPlanesLen(24))
+	d.nadirPlanes(cam, c.pose, bg, 1, 0, 24, fine)
+	d.SetFaceSupersampling(NadirFaceSuper)
+	defer d.SetFaceSupersampling(1)
+	for h := 1; h <= MaxStack; h++ {
+		d.topFeatures(cam, c.pose, bg, 1, 0, h, &shares, x)
+		lum := fine[2*(h-1)*576 : (2*h-1)*576]
+		for i := 0; i < faceSide; i++ {
+			for j := 0; j < faceSide; j++ {
+				b, g, r := x[3*(i*faceSide+j)], x[3*(i*faceSide+j)+1], x[3*(i*faceSide+j)+2]
+				want := (b + g + r) / 3
+				got := (lum[2*i*24+2*j] + lum[2*i*24+2*j+1] + lum[(2*i+1)*24+2*j] + lum[(2*i+1)*24+2*j+1]) / 4
+				require.InDelta(t, want, got, 1e-3, "level %d sample (%d, %d)", h, i, j)
+			}
+		}
+	}
+	assert.ErrorContains(t, d.SetNadirTraining(25, 0.3), "nadir face side 25")
 }
 
 // Detect marks the cards with cells under the camera: in still_0022 seat

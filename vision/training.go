@@ -29,6 +29,9 @@ type CellSample struct {
 	Hand, Hidden float64
 	Top          [MaxStack][]float32
 	Pips         [MaxStack][]float32
+	// Nadir is the cell's face patches for a nadir height CNN of a finer
+	// side (SetNadirTraining; nil if not asked or the face slides too far).
+	Nadir []float32
 	// Jittered is set on a copy read at a pose jittered around the one
 	// found (SetTrainingJitter).
 	Jittered bool
@@ -155,7 +158,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 		for r := 0; r < 3 && r < len(tc.Building); r++ {
 			for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
 				dice := strings.Fields(tc.Building[r][col])
-				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Hidden: hidden[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col]}
+				s := CellSample{Image: truth.Image, Seat: tc.Seat, Row: r, Col: col, Height: len(dice), Hand: hand[[2]int{r, col}], Hidden: hidden[[2]int{r, col}], Top: f.top[r][col], Pips: f.pips[r][col], Nadir: f.nadir[r][col]}
 				if len(dice) > 0 {
 					top := dice[len(dice)-1]
 					if len(top) != 2 || !strings.ContainsRune(topMaterials, rune(top[0])) || top[1] < '1' || top[1] > '6' {
@@ -169,7 +172,7 @@ func (d *Detector) TrainingCells(truthPath string) ([]CellSample, error) {
 				out = append(out, s)
 				for _, jf := range res.Cards[best].jittered {
 					js := s
-					js.Top, js.Pips, js.Jittered = jf.top[r][col], jf.pips[r][col], true
+					js.Top, js.Pips, js.Nadir, js.Jittered = jf.top[r][col], jf.pips[r][col], jf.nadir[r][col], true
 					out = append(out, js)
 				}
 			}

@@ -188,6 +188,15 @@ func heightCNNPrep() func(dst, x []float32, rng *rand.Rand) {
 	return convertingPrep(vision.CellInputs, vision.AugmentCell, vision.HeightCNNInput)
 }
 
+// nadirPrep augments a nadir height CNN's planes (side² each): one random
+// symmetry of the square for every level.
+func nadirPrep(side int) func(dst, x []float32, rng *rand.Rand) {
+	return func(dst, x []float32, rng *rand.Rand) {
+		copy(dst, x)
+		vision.AugmentPlanes(dst, side, vision.HeightCNNChannels, rng)
+	}
+}
+
 func heightCNNPredictor(n *cnn.Net) predictor {
 	return convertingPredictor(n, vision.HeightCNNInput)
 }

@@ -80,6 +80,7 @@ func run(args []string) error {
 	pipTurn := fl.Float64("pip-turn", 0, "turn each training pip patch about its cell's centre by up to this many degrees either way, so the pip network learns dice left turned on their cells (0: as found; validation patches never)")
 	faceSuper := fl.Int("face-super", 1, fmt.Sprintf("average each face patch sample over this many points squared (1: its centre, as the detector reads faces; %d: as it reads them for height_nadir.cnn)", vision.NadirFaceSuper))
 	maxSlide := fl.Float64("max-slide", 0, fmt.Sprintf("learn and measure only the cells whose top face slides less than this many face sizes per die (0: all; the detector reads height_nadir.cnn where it slides less than %.3f)", vision.NadirSlide))
+	nadirSide := fl.Int("nadir-side", 0, fmt.Sprintf("train (or measure) the height CNNs as nadir height CNNs of a finer face patch: each level's face sampled this many points square (even, %d-%d) as the detector reads them for a height_nadir.cnn of that side; needs -max-slide (0: the level inputs' %dx%d faces)", vision.MinNadirSide, vision.MaxNadirSide, vision.FaceSide, vision.FaceSide))
 	eval := fl.Bool("eval", false, "train nothing: measure the networks in the -out-* files on the training and validation images (as -train with none)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -95,6 +96,9 @@ func run(args []string) error {
 	}
 	if *data == "" {
 		return errors.New("-data is required")
+	}
+	if *nadirSide != 0 && *maxSlide == 0 {
+		return fmt.Errorf("-nadir-side %d: give -max-slide too (the cells under the camera)", *nadirSide)
 	}
 	trainSet := map[string]bool{}
 	for _, w := range strings.Split(*only, ",") {
@@ -190,6 +194,14 @@ func run(args []string) error {
 	d := vision.NewDetector(vision.Options{Classical: true, PipSide: *pipSide, PipPlanes: *pipPlanes}) // features do not depend on the networks
 	defer d.Close()
 	d.SetFaceSupersampling(*faceSuper)
+	if err := d.SetNadirTraining(*nadirSide, *maxSlide); err != nil {
+		return err
+	}
+	nadirInput = *nadirSide > 0
+	heightSide := vision.FaceSide
+	if nadirInput {
+		heightSide = *nadirSide
+	}
 	var train, test []vision.CellSample
 	start := time.Now()
 	for i, f := range files {
@@ -257,7 +269,7 @@ func run(args []string) error {
 			if heightCNNs, err = cnn.UnmarshalAll(b); err != nil {
 				return fmt.Errorf("%s: %w", *outHeightCNN, err)
 			}
-			if a := heightCNNs[0].Arch; a.InC != vision.HeightCNNChannels || a.Side != vision.FaceSide || a.Classes != vision.HeightClasses {
+			if a := heightCNNs[0].Arch; a.InC != vision.HeightCNNChannels || a.Side != heightSide || a.Classes != vision.HeightClasses {
 				return fmt.Errorf("%s: a CNN for %dx%dx%d inputs to %d classes, not a height CNN", *outHeightCNN, a.InC, a.Side, a.Side, a.Classes)
 			}
 		}
@@ -367,6 +379,12 @@ func run(args []string) error {
 			if k < 0 {
 				continue
 			}
+			if nadirInput {
+				if c.Nadir != nil {
+					cellS = append(cellS, mlp.Sample{X: c.Nadir, Class: k})
+				}
+				continue
+			}
 			x := make([]float32, 0, vision.CellInputs)
 			for h := 0; h < vision.MaxStack; h++ {
 				x = append(x, c.Top[h]...)
@@ -399,7 +417,11 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		arch := cnn.Arch{InC: vision.HeightCNNChannels, Side: vision.FaceSide, Convs: convs, Hidden: *heightCNNHidden, Classes: vision.HeightClasses}
+		arch := cnn.Arch{InC: vision.HeightCNNChannels, Side: heightSide, Convs: convs, Hidden: *heightCNNHidden, Classes: vision.HeightClasses}
+		prep := heightCNNPrep()
+		if nadirInput {
+			prep = nadirPrep(heightSide)
+		}
 		if *heightCNNMembers < 1 || *heightCNNMembers > cnn.MaxMembers {
 			return fmt.Errorf("-height-cnn-members %d: want 1..%d", *heightCNNMembers, cnn.MaxMembers)
 		}
@@ -415,7 +437,7 @@ func run(args []string) error {
 				if from != nil {
 					f = from[k]
 				}
-				n, err := trainCNNFrom(fmt.Sprintf("height cnn %d", k+1), cellS, arch, f, heightCNNPrep(), *epochs, *lr, *seed+3+100*uint64(k), start)
+				n, err := trainCNNFrom(fmt.Sprintf("height cnn %d", k+1), cellS, arch, f, prep, *epochs, *lr, *seed+3+100*uint64(k), start)
 				heightCNNs[k] = n
 				return n, err
 			}})
@@ -489,7 +511,11 @@ func run(args []string) error {
 		heightPreds = append(heightPreds, mlpPredictor(n))
 	}
 	for _, n := range heightCNNs {
-		heightPreds = append(heightPreds, heightCNNPredictor(n))
+		if nadirInput {
+			heightPreds = append(heightPreds, cnnPredictor(n))
+		} else {
+			heightPreds = append(heightPreds, heightCNNPredictor(n))
+		}
 	}
 	for _, w := range outs {
 		b, err := w.n.MarshalBinary()
@@ -557,6 +583,10 @@ func asFound(cells []vision.CellSample) []vision.CellSample {
 // showMisreads makes measure list the stacks whose height it misreads.
 var showMisreads bool
 
+// nadirInput says the height CNNs read a cell's CellSample.Nadir planes
+// (-nadir-side), not its level inputs.
+var nadirInput bool
+
 // measure reads the cells as the detector does and tallies what is right.
 func measure(top *mlp.Net, pips, height, material predictor, cells []vision.CellSample) string {
 	mp := make([]float32, 4)
@@ -580,7 +610,14 @@ func measure(top *mlp.Net, pips, height, material predictor, cells []vision.Cell
 			for h := 0; h < vision.MaxStack; h++ {
 				copy(cellX[h*vision.TopInputs:], c.Top[h])
 			}
-			height(cellX, hp)
+			if nadirInput {
+				if c.Nadir == nil {
+					continue // a face sliding too far: not read by nadir CNNs
+				}
+				height(c.Nadir, hp)
+			} else {
+				height(cellX, hp)
+			}
 			dec2 := vision.DecideHeight(hp)
 			if dec2.Height > 0 {
 				dec2.Material = dec.Material
