@@ -165,18 +165,18 @@ cell-model: test-deps cell-train-data
 	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(TRAIN_DIR) $(CELL_FLAGS)
 
 # The nadir height CNNs (vision/model/height_nadir.cnn, vision/nadir.go):
-# the built-in height CNNs fine-tuned on the cells under the camera, read
-# with supersampled faces, of the committed sequences and 2,700 renders
-# (1201 as usual, 1202 glass-heavy, 1301-1305 with the camera over a card;
-# about 2 h of POV-Ray on one core; nadir-train-data also renders
-# 1306-1308, 1,000 stills with the camera over a card, for the nadir pip
-# CNNs below). The committed file was trained on the
-# same renders kept in another folder, so its split by path differs and a
+# since the twenty-seventh session two CNNs learned from random weights on
+# the cells under the camera of the committed sequences and 3,700 renders
+# (1201 as usual, 1202 glass-heavy, 1301-1308 with the camera over a card;
+# about 3 h of POV-Ray on one core), each level's face read as a finer
+# patch (24x24 over 1.2 die edges, -nadir-side 24); about 37 minutes on
+# two cores after the renders. The committed file was trained on the same
+# renders kept in another folder, so its split by path differs and a
 # re-run writes a slightly different file.
 NADIR_DIR ?= build/synth-nadir
-NADIR_FLAGS ?= -face-super 4 -max-slide 0.3 -train height-cnn -height-from vision/model/height.cnn \
-  -height-cnn-members 2 -height-convs 48,96 -height-cnn-hidden 128 -height-members 0 -out-height "" \
-  -epochs 30 -lr 5e-4 -seed 1
+NADIR_FLAGS ?= -nadir-side 24 -max-slide 0.3 -train height-cnn \
+  -height-cnn-members 2 -height-convs 32,64,96 -height-cnn-hidden 128 -height-members 0 -out-height "" \
+  -epochs 30 -seed 1
 .PHONY: nadir-train-data nadir-model
 nadir-train-data: render-deps
 	$(GO) run ./cmd/bprender corpus --seed 1201 --stills 400 --sequences "" --out $(NADIR_DIR)/1201 --threads $(RENDER_THREADS)
@@ -187,7 +187,7 @@ nadir-train-data: render-deps
 	  set -- $$(echo "$$spec" | tr : " "); \
 	  $(GO) run ./cmd/bprender corpus --seed $$1 --stills $$2 --sequences "" --nadir-on-cards 1 --out $(NADIR_DIR)/$$1 --threads $(RENDER_THREADS); done
 
-NADIR_HEIGHT_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305,$(NADIR_DIR)/$(s))
+NADIR_HEIGHT_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
 nadir-model: test-deps nadir-train-data
 	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_HEIGHT_DATA))) $(NADIR_FLAGS) -out-height-cnn vision/model/height_nadir.cnn
 

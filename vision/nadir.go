@@ -16,11 +16,12 @@ import (
 // per die wholly right, against 98-99 % elsewhere). A second set of
 // height CNNs, model/height_nadir.cnn (built in since the seventeenth
 // session; or beside the files of --cell-model), reads the heights of
-// those cells instead, from the cell's level inputs with each face patch
-// sample averaged over its square (NadirFaceSuper), so that a face a
-// third of a sample larger shows. They are the built-in height CNNs
-// fine-tuned on such cells of 2,000 renders whose camera stands over a
-// card (`bprender corpus --nadir-on-cards 1`, seeds 1301-1305; see
+// those cells instead. Since the twenty-seventh session they read each
+// level's face as a finer patch (nadirPlanes: 24x24 samples over the
+// 1.2 die edges of the level inputs' 12x12), where a stack's side shows
+// as a band of 1-2 px per die, and were learned from random weights on
+// such cells of 3,700 renders, 3,000 of them with the camera over a card
+// (`bprender corpus --nadir-on-cards 1`, seeds 1301-1308; see
 // vision/model/README.md). There a clear glass die's own pips also lie
 // over its bottom face's (7 - v), and a top of 2, 3, 4 or 5 makes the
 // five pattern with them: a third set of networks, model/pips_nadir.cnn

@@ -97,6 +97,9 @@ func run(args []string) error {
 	if *data == "" {
 		return errors.New("-data is required")
 	}
+	if n := *nadirSide; n != 0 && (n < vision.MinNadirSide || n > vision.MaxNadirSide || n%2 != 0) {
+		return fmt.Errorf("-nadir-side %d: want an even nadir face side from %d to %d", n, vision.MinNadirSide, vision.MaxNadirSide)
+	}
 	if *nadirSide != 0 && *maxSlide == 0 {
 		return fmt.Errorf("-nadir-side %d: give -max-slide too (the cells under the camera)", *nadirSide)
 	}

@@ -54,6 +54,8 @@ func TestBadFlags(t *testing.T) {
 	assert.ErrorContains(t, run([]string{"-data", "x", "-face-super", "0"}), "-face-super 0")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "-0.1"}), "-max-slide -0.1")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "NaN"}), "-max-slide NaN")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-nadir-side", "24"}), "give -max-slide")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-nadir-side", "23", "-max-slide", "0.3"}), "-nadir-side 23")
 	for _, dir := range []string{"../testdata/synth/stills", "../testdata/synth-mistakes"} {
 		assert.ErrorContains(t, run([]string{"-data", dir, "-eval", "-out-pips", "../model/pips.cnn"}), "not training data", "%s: measured by the corpus tests", dir)
 	}
@@ -165,4 +167,25 @@ func TestStartFrom(t *testing.T) {
 			assert.ErrorContains(t, err, "missing.cnn")
 		})
 	}
+}
+
+// -nadir-side trains height CNNs that read the cells' finer face planes
+// (vision.CellSample.Nadir): the file holds networks of that side, which
+// measure reads from the same planes.
+func TestNadirSide(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "height_nadir.cnn")
+	err := run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", "1",
+		"-nadir-side", "16", "-max-slide", "1", "-height-convs", "4,8", "-height-cnn-hidden", "8",
+		"-height-members", "0", "-out-height", "", "-train", "height-cnn", "-out-height-cnn", out,
+		"-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"})
+	require.NoError(t, err)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	nets, err := cnn.UnmarshalAll(b)
+	require.NoError(t, err)
+	require.Len(t, nets, 1)
+	a := nets[0].Arch
+	assert.Equal(t, 16, a.Side)
+	assert.Equal(t, vision.HeightCNNChannels, a.InC)
+	assert.Equal(t, vision.NadirPlanesLen(16), nets[0].InputLen())
 }

@@ -7,7 +7,8 @@ import (
 
 // The cell reader's networks: the height CNN (12 planes of 12x12 face
 // patches), the material CNN (three colour planes of the 12x12 face patch)
-// and the pip CNN (32x32 grey since the seventh session; 16x16 before).
+// and the pip CNN (32x32 grey since the seventh session; 16x16 before);
+// and the nadir height CNN of the finer face patch (12 planes of 24x24).
 func BenchmarkForwardCellNets(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -19,6 +20,7 @@ func BenchmarkForwardCellNets(b *testing.B) {
 		{"pips-16-32", Arch{InC: 1, Side: 16, Convs: []int{16, 32}, Hidden: 64, Classes: 6}},
 		{"material-32-64", Arch{InC: 3, Side: 12, Convs: []int{32, 64}, Hidden: 64, Classes: 4}},
 		{"pips32-16-32-64", Arch{InC: 1, Side: 32, Convs: []int{16, 32, 64}, Hidden: 64, Classes: 6}},
+		{"nadir24-32-64-96", Arch{InC: 12, Side: 24, Convs: []int{32, 64, 96}, Hidden: 128, Classes: 8}}, // the twenty-seventh session's nadir trial
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			n, x := benchNet(b, c.a)
