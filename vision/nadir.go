@@ -145,15 +145,8 @@ func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, co
 	d.nadirPlanes(cam, p, bg, row, col, side, d.nadirFine)
 	clear(d.heightP)
 	d.addNadirFine(d.nadirFine)
-	n := d.opts.Views.Height
+	n := d.heightViewCount()
 	if n <= 1 {
-		return
-	}
-	var best float32
-	for _, q := range d.heightP {
-		best = max(best, q)
-	}
-	if below := d.opts.Views.HeightBelow; below < 1 && float64(best) >= below {
 		return
 	}
 	for i := 1; i < n; i++ {

@@ -63,22 +63,7 @@ func TestNadirHeightFiles(t *testing.T) {
 	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, 6)
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	_, res := detectStill(t, d, stillDir, still)
-	require.Len(t, res.Cards, len(plain.Cards))
-	under := 0
-	for i, c := range res.Cards {
-		for r := range c.Cells {
-			for col, cell := range c.Cells[r] {
-				if !d.underCamera(cam, c.pose, r, col) {
-					assert.Equal(t, plain.Cards[i].Cells[r][col], cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
-					continue
-				}
-				under++
-				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) && !cell.Occluded {
-					assert.Equal(t, 6, cell.Height, "card %d r%dc%d: under the camera, read by the nadir network", i, r, col)
-				}
-			}
-		}
-	}
+	under := readUnderCamera(t, d, cam, plain, res, 6)
 	assert.Positive(t, under, "the still has cells under the camera")
 
 	// A nadir network of a finer face patch (24 points square) reads the
@@ -87,23 +72,7 @@ func TestNadirHeightFiles(t *testing.T) {
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	require.Equal(t, 24, d.nadirSide)
 	_, res = detectStill(t, d, stillDir, still)
-	require.Len(t, res.Cards, len(plain.Cards))
-	fine := 0
-	for i, c := range res.Cards {
-		for r := range c.Cells {
-			for col, cell := range c.Cells[r] {
-				if !d.underCamera(cam, c.pose, r, col) {
-					assert.Equal(t, plain.Cards[i].Cells[r][col], cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
-					continue
-				}
-				fine++
-				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) && !cell.Occluded {
-					assert.Equal(t, 5, cell.Height, "card %d r%dc%d: under the camera, read by the fine nadir network", i, r, col)
-				}
-			}
-		}
-	}
-	assert.Equal(t, under, fine)
+	assert.Equal(t, under, readUnderCamera(t, d, cam, plain, res, 5))
 	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: 36, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, 5)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir height CNN takes 12x36x36")
 	require.NoError(t, os.Remove(nadir))
@@ -142,6 +111,30 @@ func TestNadirPlanesBinFiner(t *testing.T) {
 		}
 	}
 	assert.ErrorContains(t, d.SetNadirTraining(25, 0.3), "nadir face side 25")
+}
+
+// readUnderCamera checks that res reads every cell not under the camera as
+// plain does, and every stack under it as the nadir network sure of
+// height want says; it returns how many cells lie under the camera.
+func readUnderCamera(t *testing.T, d *Detector, cam Camera, plain, res Result, want int) int {
+	t.Helper()
+	require.Len(t, res.Cards, len(plain.Cards))
+	under := 0
+	for i, c := range res.Cards {
+		for r := range c.Cells {
+			for col, cell := range c.Cells[r] {
+				if !d.underCamera(cam, c.pose, r, col) {
+					assert.Equal(t, plain.Cards[i].Cells[r][col], cell, "card %d r%dc%d: not under the camera, read as before", i, r, col)
+					continue
+				}
+				under++
+				if assert.NotNil(t, cell, "card %d r%dc%d", i, r, col) && !cell.Occluded {
+					assert.Equal(t, want, cell.Height, "card %d r%dc%d: under the camera, read by the nadir network", i, r, col)
+				}
+			}
+		}
+	}
+	return under
 }
 
 // Detect marks the cards with cells under the camera: in still_0022 seat

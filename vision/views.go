@@ -109,15 +109,8 @@ func (d *Detector) readHeight() {
 // the cell in d.cellX, where Options.Views asks for them, and leaves the
 // mean.
 func (d *Detector) heightViews() {
-	n := d.opts.Views.Height
+	n := d.heightViewCount()
 	if n <= 1 {
-		return
-	}
-	var best float32
-	for _, p := range d.heightP {
-		best = max(best, p)
-	}
-	if below := d.opts.Views.HeightBelow; below < 1 && float64(best) >= below {
 		return
 	}
 	for i := 1; i < n; i++ {
@@ -130,6 +123,24 @@ func (d *Detector) heightViews() {
 	for k := range d.heightP {
 		d.heightP[k] /= float32(n)
 	}
+}
+
+// heightViewCount says in how many views in all the cell whose plain
+// reading is in d.heightP is to be read: Options.Views.Height, or 1 where
+// the plain reading's likeliest class is at least HeightBelow sure.
+func (d *Detector) heightViewCount() int {
+	n := d.opts.Views.Height
+	if n <= 1 {
+		return 1
+	}
+	var best float32
+	for _, p := range d.heightP {
+		best = max(best, p)
+	}
+	if below := d.opts.Views.HeightBelow; below < 1 && float64(best) >= below {
+		return 1
+	}
+	return n
 }
 
 // readMaterial reads the top network's probabilities (into q) and, if
