@@ -376,7 +376,7 @@ func (d *Detector) cardFeatures(cam Camera, p cardPose, bg *background, shares *
 				}
 				d.turnedPipFeatures(cam, p, r, col, h, turn, f.pips[r][col][h-1])
 			}
-			if side := d.trainNadirSide; side > 0 && (CellSample{Top: f.top[r][col]}).Slide() < d.trainNadirSlide {
+			if side := d.trainNadirSide; side > 0 && topSlide(f.top[r][col][0]) < d.trainNadirSlide {
 				f.nadir[r][col] = make([]float32, NadirPlanesLen(side))
 				d.nadirPlanes(cam, p, bg, r, col, side, f.nadir[r][col])
 			}

@@ -39,12 +39,16 @@ type CellSample struct {
 
 // Slide is how far the cell's top face slides in the image per die of
 // height, in face sizes, from its level inputs (at the nadir, 0).
-func (c CellSample) Slide() float64 {
-	if len(c.Top[0]) < TopInputs {
+func (c CellSample) Slide() float64 { return topSlide(c.Top[0]) }
+
+// topSlide is how far a face slides per die, in face sizes, from one
+// level's top-network input x (0 if x is not one).
+func topSlide(x []float32) float64 {
+	if len(x) < TopInputs {
 		return 0
 	}
 	o := faceLen + ctxLen + MaxStack + 1
-	return math.Hypot(float64(c.Top[0][o]), float64(c.Top[0][o+1]))
+	return math.Hypot(float64(x[o]), float64(x[o+1]))
 }
 
 // SetTrainingJitter makes TrainingCells return, beside each cell, copies
