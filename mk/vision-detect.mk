@@ -124,6 +124,8 @@ EVAL_SPECS = \
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
+# cell_data: celltrain's -data flag for the committed sequences and the folders in $(1).
+cell_data = -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(1)))
 EVAL_LIST = $(subst $(eval_space),$(eval_comma),$(strip vision/testdata/synth/stills vision/testdata/synth-mistakes/stills $(foreach c,$(EVAL_CORPORA),$(EVAL_DIR)/$(c)/stills)))
 .PHONY: vision-eval
 vision-eval: test-deps render-deps
@@ -194,8 +196,8 @@ NADIR_HEIGHT_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 130
 NADIR_REFIT_DATA = $(NADIR_HEIGHT_DATA) $(NADIR_DIR)/1309 $(NADIR_DIR)/1310
 NADIR_REFIT_FLAGS ?= $(NADIR_FLAGS) -epochs 10 -lr 5e-4
 nadir-model: test-deps nadir-train-data
-	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_HEIGHT_DATA))) $(NADIR_FLAGS) -out-height-cnn build/height_nadir_base.cnn
-	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_REFIT_DATA))) $(NADIR_REFIT_FLAGS) -height-from build/height_nadir_base.cnn -out-height-cnn vision/model/height_nadir.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_HEIGHT_DATA)) $(NADIR_FLAGS) -out-height-cnn build/height_nadir_base.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_REFIT_FLAGS) -height-from build/height_nadir_base.cnn -out-height-cnn vision/model/height_nadir.cnn
 
 # The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
 # pips.cnn for the stacks under the camera): the four built-in pip CNNs
@@ -206,13 +208,13 @@ nadir-model: test-deps nadir-train-data
 # 1201 and 1306-1308 only; the twenty-sixth added 1202 and 1301-1305; see
 # vision/model/README.md). It starts from vision/model/pips.cnn as it is
 # (pips-refit's since the twenty-fifth session).
-NADIR_PIP_DATA = $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
+NADIR_PIP_DATA = $(NADIR_HEIGHT_DATA)
 NADIR_PIP_FLAGS ?= -max-slide 0.3 -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
   -epochs 20 -lr 5e-4 -seed 1
 .PHONY: nadir-pips-model
 nadir-pips-model: test-deps nadir-train-data
-	$(GO) run ./vision/celltrain -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(NADIR_PIP_DATA))) $(NADIR_PIP_FLAGS) -out-pips vision/model/pips_nadir.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_PIP_DATA)) $(NADIR_PIP_FLAGS) -out-pips vision/model/pips_nadir.cnn
 
 # The built-in pips.cnn, material.cnn and height.cnn since the
 # twenty-fifth session: the four pip CNNs, the material CNN and the two
@@ -228,7 +230,7 @@ nadir-pips-model: test-deps nadir-train-data
 # so a re-run writes slightly different files.
 REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) \
   $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
-REFIT_DATA_FLAG = -data vision/testdata/synth/sequences,$(subst $(eval_space),$(eval_comma),$(strip $(REFIT_DATA)))
+REFIT_DATA_FLAG = $(call cell_data,$(REFIT_DATA))
 PIPS_REFIT_FLAGS ?= -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
   -epochs 20 -lr 5e-4 -seed 1
