@@ -186,9 +186,7 @@ NADIR_FLAGS ?= -nadir-side 24 -max-slide 0.3 -train height-cnn \
 nadir-train-data: render-deps
 	$(GO) run ./cmd/bprender corpus --seed 1201 --stills 400 --sequences "" --out $(NADIR_DIR)/1201 --threads $(RENDER_THREADS)
 	$(GO) run ./cmd/bprender corpus --seed 1202 --stills 300 --sequences "" --glass-tops 0.7 --out $(NADIR_DIR)/1202 --threads $(RENDER_THREADS)
-	@set -e; for seed in 1301 1302 1303 1304 1305; do \
-	  $(GO) run ./cmd/bprender corpus --seed $$seed --stills 400 --sequences "" --nadir-on-cards 1 --out $(NADIR_DIR)/$$seed --threads $(RENDER_THREADS); done
-	@set -e; for spec in 1306:400 1307:200 1308:400 1309:400 1310:400; do \
+	@set -e; for spec in 1301:400 1302:400 1303:400 1304:400 1305:400 1306:400 1307:200 1308:400 1309:400 1310:400; do \
 	  set -- $$(echo "$$spec" | tr : " "); \
 	  $(GO) run ./cmd/bprender corpus --seed $$1 --stills $$2 --sequences "" --nadir-on-cards 1 --out $(NADIR_DIR)/$$1 --threads $(RENDER_THREADS); done
 
@@ -228,8 +226,7 @@ nadir-pips-model: test-deps nadir-train-data
 # for the heights) and
 # on renders kept in other folders (their paths seed the trainer's split),
 # so a re-run writes slightly different files.
-REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) \
-  $(foreach s,1201 1202 1301 1302 1303 1304 1305 1306 1307 1308,$(NADIR_DIR)/$(s))
+REFIT_DATA = $(foreach s,1001 1002 1003,$(TRAIN_DIR)/$(s)) $(NADIR_HEIGHT_DATA)
 REFIT_DATA_FLAG = $(call cell_data,$(REFIT_DATA))
 PIPS_REFIT_FLAGS ?= -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
   -pip-cnn-members 4 -pip-from vision/model/pips.cnn -pip-glass-weight 3 -height-members 0 -out-height "" \
