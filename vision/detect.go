@@ -176,10 +176,11 @@ type Detector struct {
 	heightNadir []*cnn.Workspace
 	nadirCell   bool
 	nadirX      []float32 // the cell under the camera's level inputs for them
-	// the side of the nadir height CNNs' face patches: faceSide, or finer
-	// (nadirPlanes: the cell's planes, one view of them, a face's samples)
-	nadirSide                       int
-	nadirFine, nadirView, nadirFace []float32
+	// nadir height CNNs of a finer face patch than faceSide, grouped by
+	// their side (nadirPlanes; none: they read the level inputs), one view
+	// of a group's planes, a face's samples
+	nadirFine            []nadirGroup
+	nadirView, nadirFace []float32
 	// training only: nadirPlanes of this side (0: none) for the cells
 	// sliding less than trainNadirSlide (SetNadirTraining)
 	trainNadirSide  int

@@ -929,7 +929,7 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 		}
 	}
 	if data, err := builtinModelFS.ReadFile("model/height_nadir.cnn"); err == nil {
-		if nets.heightNadir, err = cnn.UnmarshalAll(data); err != nil {
+		if nets.heightNadir, err = cnn.UnmarshalMixed(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir height CNN: %w", err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 )
@@ -106,8 +107,10 @@ func (d *Detector) readNadirHeight(cam Camera, p cardPose, bg *background, row, 
 // over the same faceSpan die edges, each sample the mean of
 // NadirFaceSuper·faceSide/side points squared (the points of the
 // faceSide patches, more finely binned), as HeightCNNChannels planes of
-// brightness and blueness. Its side is the network file's; it must be
-// even, and from MinNadirSide to MaxNadirSide.
+// brightness and blueness. Its side is each network's; it must be even,
+// and from MinNadirSide to MaxNadirSide; one file may hold networks of
+// several such sides (since the twenty-ninth session: 24 and 32), read
+// together.
 const (
 	MinNadirSide = 8
 	MaxNadirSide = 32
@@ -137,32 +140,45 @@ func (d *Detector) nadirPlanes(cam Camera, p cardPose, bg *background, row, col,
 	}
 }
 
+// nadirGroup is the nadir height CNNs that read face patches of one side,
+// and their input planes (NadirPlanesLen(side)).
+type nadirGroup struct {
+	side int
+	nets []*cnn.Workspace
+	x    []float32
+}
+
 // readNadirFine leaves in d.heightP the nadir height CNNs' mean
-// probabilities for cell (row, col) read from nadirPlanes, with the
-// further views where Options.Views asks for them (as heightViews).
+// probabilities for cell (row, col), each group's read from nadirPlanes
+// at its side, with the further views where Options.Views asks for them
+// (as heightViews: how many, by the plain reading of them all).
 func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, col int) {
-	side := d.nadirSide
-	d.nadirPlanes(cam, p, bg, row, col, side, d.nadirFine)
 	clear(d.heightP)
-	d.addNadirFine(d.nadirFine)
+	for _, g := range d.nadirFine {
+		d.nadirPlanes(cam, p, bg, row, col, g.side, g.x)
+		d.addNadirFine(g.nets, g.x)
+	}
 	n := d.heightViewCount()
 	if n <= 1 {
 		return
 	}
-	for i := 1; i < n; i++ {
-		copy(d.nadirView, d.nadirFine)
-		transformPlanes(d.nadirView, side, HeightCNNChannels, viewOrder[i])
-		d.addNadirFine(d.nadirView)
+	for _, g := range d.nadirFine {
+		view := d.nadirView[:len(g.x)]
+		for i := 1; i < n; i++ {
+			copy(view, g.x)
+			transformPlanes(view, g.side, HeightCNNChannels, viewOrder[i])
+			d.addNadirFine(g.nets, view)
+		}
 	}
 	for k := range d.heightP {
 		d.heightP[k] /= float32(n)
 	}
 }
 
-// addNadirFine adds to d.heightP the nadir height CNNs' mean probabilities
-// for the planes x.
-func (d *Detector) addNadirFine(x []float32) {
-	for _, ws := range d.heightNadir {
+// addNadirFine adds to d.heightP the share of nets (nadir height CNNs of
+// one side) in all of them's mean probabilities for the planes x.
+func (d *Detector) addNadirFine(nets []*cnn.Workspace, x []float32) {
+	for _, ws := range nets {
 		if ws.Forward(x) == nil { // the length was checked at load
 			for k, v := range ws.Prob {
 				d.heightP[k] += v / float32(len(d.heightNadir))
@@ -193,26 +209,32 @@ func (d *Detector) SetNadirTraining(side int, maxSlide float64) error {
 // camera with the height CNNs hcs instead of its height networks (none:
 // with those too). They must read what the height CNNs read.
 func (d *Detector) useNadirHeights(hcs []*cnn.Net) error {
-	d.heightNadir, d.nadirSide = nil, faceSide
-	for i, hc := range hcs {
+	d.heightNadir, d.nadirFine, d.nadirView = nil, nil, nil
+	for _, hc := range hcs {
 		a := hc.Arch
-		if i == 0 {
-			d.nadirSide = a.Side
+		fine := a.Side != faceSide
+		okSide := !fine || (a.Side >= MinNadirSide && a.Side <= MaxNadirSide && a.Side%2 == 0)
+		if a.InC != HeightCNNChannels || !okSide || a.Classes != HeightClasses || (len(d.heightNadir) > 0 && fine != (d.nadirFine != nil)) {
+			d.heightNadir, d.nadirFine = nil, nil
+			return fmt.Errorf("vision: nadir height CNN takes %dx%dx%d inputs to %d classes, want %d planes of even sides from %d to %d, or all of %d (the level inputs' faces), to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, MinNadirSide, MaxNadirSide, faceSide, HeightClasses)
 		}
-		okSide := a.Side == faceSide || (a.Side >= MinNadirSide && a.Side <= MaxNadirSide && a.Side%2 == 0)
-		if a.InC != HeightCNNChannels || !okSide || a.Side != d.nadirSide || a.Classes != HeightClasses {
-			d.heightNadir, d.nadirSide = nil, faceSide
-			return fmt.Errorf("vision: nadir height CNN takes %dx%dx%d inputs to %d classes, want %d planes of one even side from %d to %d (%d: the level inputs' faces) to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, MinNadirSide, MaxNadirSide, faceSide, HeightClasses)
+		ws := hc.NewWorkspace()
+		d.heightNadir = append(d.heightNadir, ws)
+		if !fine {
+			continue
 		}
-		d.heightNadir = append(d.heightNadir, hc.NewWorkspace())
+		i := slices.IndexFunc(d.nadirFine, func(g nadirGroup) bool { return g.side == a.Side })
+		if i < 0 {
+			i = len(d.nadirFine)
+			d.nadirFine = append(d.nadirFine, nadirGroup{side: a.Side, x: make([]float32, NadirPlanesLen(a.Side))})
+			if len(d.nadirView) < NadirPlanesLen(a.Side) {
+				d.nadirView = make([]float32, NadirPlanesLen(a.Side))
+			}
+		}
+		d.nadirFine[i].nets = append(d.nadirFine[i].nets, ws)
 	}
 	if len(d.heightNadir) > 0 && d.heightCNNX == nil {
 		d.heightCNNX = make([]float32, HeightCNNLen)
-	}
-	d.nadirFine, d.nadirView = nil, nil
-	if len(d.heightNadir) > 0 && d.nadirSide != faceSide {
-		d.nadirFine = make([]float32, NadirPlanesLen(d.nadirSide))
-		d.nadirView = make([]float32, NadirPlanesLen(d.nadirSide))
 	}
 	return nil
 }

@@ -70,9 +70,42 @@ func TestNadirHeightFiles(t *testing.T) {
 	// same cells, and only them; a side that cannot be pooled is refused.
 	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: 24, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, rng, 5)
 	require.NoError(t, d.UseNetworkFiles(top, pips))
-	require.Equal(t, 24, d.nadirSide)
+	require.Len(t, d.nadirFine, 1)
+	require.Equal(t, 24, d.nadirFine[0].side)
 	_, res = detectStill(t, d, stillDir, still)
 	assert.Equal(t, under, readUnderCamera(t, d, cam, plain, res, 5))
+
+	// Networks of two finer sides in one file read together: one sure of
+	// 3, one of 4 at side 16, one of 4 at side 24 read the same cells 4
+	// high (their mean probabilities: 1/3 for 3, 2/3 for 4).
+	var nets []*cnn.Net
+	readNet := func(a cnn.Arch, sure int) {
+		writeCNN(t, nadir, a, rng, sure)
+		b, err := os.ReadFile(nadir)
+		require.NoError(t, err)
+		n, err := cnn.Unmarshal(b)
+		require.NoError(t, err)
+		nets = append(nets, n)
+	}
+	writeNets := func() {
+		b, err := cnn.MarshalEnsemble(nets)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(nadir, b, 0o644))
+	}
+	for _, n := range []struct{ side, sure int }{{24, 3}, {16, 4}, {24, 4}} {
+		readNet(cnn.Arch{InC: HeightCNNChannels, Side: n.side, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, n.sure)
+	}
+	writeNets()
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.Len(t, d.heightNadir, 3)
+	require.Len(t, d.nadirFine, 2, "two sides, two groups")
+	assert.Equal(t, []int{24, 16}, []int{d.nadirFine[0].side, d.nadirFine[1].side})
+	_, res = detectStill(t, d, stillDir, still)
+	assert.Equal(t, under, readUnderCamera(t, d, cam, plain, res, 4))
+	// and a network of the level inputs' side may not join finer ones
+	readNet(cnn.Arch{InC: HeightCNNChannels, Side: faceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, 6)
+	writeNets()
+	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "or all of 12")
 	writeCNN(t, nadir, cnn.Arch{InC: HeightCNNChannels, Side: 36, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng, 5)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "nadir height CNN takes 12x36x36")
 	require.NoError(t, os.Remove(nadir))

@@ -290,7 +290,7 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	var nadir []*cnn.Net
 	nPath := filepath.Join(filepath.Dir(topPath), "height_nadir.cnn")
 	if data, err := os.ReadFile(nPath); err == nil {
-		if nadir, err = cnn.UnmarshalAll(data); err != nil {
+		if nadir, err = cnn.UnmarshalMixed(data); err != nil { // of one side or several (useNadirHeights)
 			return fmt.Errorf("%s: %w", nPath, err)
 		}
 	}

@@ -2,7 +2,9 @@
 // CNN files it is given (pip, height or material CNNs of vision/celltrain,
 // each one network or an ensemble already), in order. The detector
 // averages an ensemble's probabilities. All must read the same input and
-// give the same classes.
+// give the same classes; with -mixed they may read inputs of other
+// channels or sides (a nadir height CNN file of networks of several face
+// sides: vision.useNadirHeights), and must give the same classes.
 //
 //	go run ./vision/cnnmerge -out vision/model/pips.cnn a/pips.cnn b/pips.cnn ...
 //
@@ -34,6 +36,7 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("cnnmerge", flag.ContinueOnError)
 	out := fl.String("out", "", "ensemble file to write")
+	mixed := fl.Bool("mixed", false, "let the networks read inputs of other channels or sides (the same classes)")
 	blend := fl.Float64("blend", -1, "with two files of as many networks: write each network of the first blended with the second's at this weight (0-1) instead of merging them")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -53,10 +56,16 @@ func run(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if len(all) > 0 && !sameIO(all[0], nets[0]) {
-			return fmt.Errorf("%s: reads %dx%dx%d into %d classes, the first file %dx%dx%d into %d", f,
-				nets[0].Arch.InC, nets[0].Arch.Side, nets[0].Arch.Side, nets[0].Arch.Classes,
-				all[0].Arch.InC, all[0].Arch.Side, all[0].Arch.Side, all[0].Arch.Classes)
+		ref := nets[0]
+		if len(all) > 0 {
+			ref = all[0]
+		}
+		for _, n := range nets {
+			if !sameIO(ref, n, *mixed) {
+				return fmt.Errorf("%s: reads %dx%dx%d into %d classes, the first network %dx%dx%d into %d", f,
+					n.Arch.InC, n.Arch.Side, n.Arch.Side, n.Arch.Classes,
+					ref.Arch.InC, ref.Arch.Side, ref.Arch.Side, ref.Arch.Classes)
+			}
 		}
 		fmt.Fprintf(stdout, "%s: %d network(s)\n", f, len(nets))
 		all = append(all, nets...)
@@ -72,8 +81,8 @@ func run(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func sameIO(a, b *cnn.Net) bool {
-	return a.Arch.InC == b.Arch.InC && a.Arch.Side == b.Arch.Side && a.Arch.Classes == b.Arch.Classes
+func sameIO(a, b *cnn.Net, mixed bool) bool {
+	return (mixed || (a.Arch.InC == b.Arch.InC && a.Arch.Side == b.Arch.Side)) && a.Arch.Classes == b.Arch.Classes
 }
 
 func readNets(f string) ([]*cnn.Net, error) {
@@ -81,7 +90,7 @@ func readNets(f string) ([]*cnn.Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	nets, err := cnn.UnmarshalAll(data)
+	nets, err := cnn.UnmarshalMixed(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f, err)
 	}

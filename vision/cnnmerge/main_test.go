@@ -55,10 +55,29 @@ func TestMergeKeepsEveryNetworkInOrder(t *testing.T) {
 	}
 }
 
+// With -mixed, networks of other input sides merge into one file, which
+// only cnn.UnmarshalMixed reads back.
+func TestMergeMixedSides(t *testing.T) {
+	dir := t.TempDir()
+	writeNets(t, filepath.Join(dir, "a.cnn"), cnn.Arch{InC: 1, Side: 8, Convs: []int{2}, Hidden: 4, Classes: 6}, 2, 1)
+	writeNets(t, filepath.Join(dir, "b.cnn"), cnn.Arch{InC: 1, Side: 16, Convs: []int{2}, Hidden: 4, Classes: 6}, 1, 2)
+	out := filepath.Join(dir, "m.cnn")
+	require.NoError(t, run([]string{"-mixed", "-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "b.cnn")}, &bytes.Buffer{}))
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	_, err = cnn.UnmarshalAll(data)
+	assert.Error(t, err, "members of other sides")
+	got, err := cnn.UnmarshalMixed(data)
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, []int{8, 8, 16}, []int{got[0].Arch.Side, got[1].Arch.Side, got[2].Arch.Side})
+}
+
 func TestMergeRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	writeNets(t, filepath.Join(dir, "a.cnn"), cnn.Arch{InC: 1, Side: 8, Convs: []int{2}, Hidden: 4, Classes: 6}, 1, 1)
 	writeNets(t, filepath.Join(dir, "c.cnn"), cnn.Arch{InC: 1, Side: 8, Convs: []int{2}, Hidden: 4, Classes: 4}, 1, 3)
+	writeNets(t, filepath.Join(dir, "s16.cnn"), cnn.Arch{InC: 1, Side: 16, Convs: []int{2}, Hidden: 4, Classes: 6}, 1, 4)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "junk.cnn"), []byte("not a network"), 0o644))
 	out := filepath.Join(dir, "m.cnn")
 	for _, tc := range []struct {
@@ -70,6 +89,8 @@ func TestMergeRefusesBadInput(t *testing.T) {
 		{[]string{"-out", out, filepath.Join(dir, "junk.cnn")}, "junk.cnn"},
 		{[]string{"-out", out, filepath.Join(dir, "missing.cnn")}, "missing.cnn"},
 		{[]string{"-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "c.cnn")}, "c.cnn: reads"},
+		{[]string{"-out", out, "-mixed", filepath.Join(dir, "a.cnn"), filepath.Join(dir, "c.cnn")}, "c.cnn: reads"}, // other classes
+		{[]string{"-out", out, filepath.Join(dir, "a.cnn"), filepath.Join(dir, "s16.cnn")}, "s16.cnn: reads"},
 	} {
 		err := run(tc.args, &bytes.Buffer{})
 		if assert.Error(t, err, "%v", tc.args) {
