@@ -175,9 +175,13 @@ cell-model: test-deps cell-train-data
 # two cores after the renders. Since the twenty-eighth session they are
 # then fine-tuned, each from its own weights, on those and 800 renders
 # more (1309, 1310; 4,500 in all): 10 epochs at step 5e-4, about 17
-# minutes more. The committed file was trained on the same renders kept
-# in another folder, so its split by path differs and a re-run writes a
-# slightly different file.
+# minutes more. Since the twenty-ninth session two more networks read the
+# face at side 32 (-nadir-side 32: the same recipe from random weights on
+# all 4,500 renders, about 64 minutes, then fine-tuned from their own
+# weights, about 25 minutes), and the file holds all four (cnnmerge
+# -mixed; the detector averages them). The committed file was trained on
+# the same renders kept in another folder, so its split by path differs
+# and a re-run writes a slightly different file.
 NADIR_DIR ?= build/synth-nadir
 NADIR_FLAGS ?= -nadir-side 24 -max-slide 0.3 -train height-cnn \
   -height-cnn-members 2 -height-convs 32,64,96 -height-cnn-hidden 128 -height-members 0 -out-height "" \
@@ -195,7 +199,10 @@ NADIR_REFIT_DATA = $(NADIR_HEIGHT_DATA) $(NADIR_DIR)/1309 $(NADIR_DIR)/1310
 NADIR_REFIT_FLAGS ?= $(NADIR_FLAGS) -epochs 10 -lr 5e-4
 nadir-model: test-deps nadir-train-data
 	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_HEIGHT_DATA)) $(NADIR_FLAGS) -out-height-cnn build/height_nadir_base.cnn
-	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_REFIT_FLAGS) -height-from build/height_nadir_base.cnn -out-height-cnn vision/model/height_nadir.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_REFIT_FLAGS) -height-from build/height_nadir_base.cnn -out-height-cnn build/height_nadir_24.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_FLAGS) -nadir-side 32 -out-height-cnn build/height_nadir_32base.cnn
+	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_REFIT_FLAGS) -nadir-side 32 -height-from build/height_nadir_32base.cnn -out-height-cnn build/height_nadir_32.cnn
+	$(GO) run ./vision/cnnmerge -mixed -out vision/model/height_nadir.cnn build/height_nadir_24.cnn build/height_nadir_32.cnn
 
 # The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
 # pips.cnn for the stacks under the camera): the four built-in pip CNNs
