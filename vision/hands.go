@@ -57,3 +57,36 @@ func decideWithoutHand(p []float32) Decision {
 	}
 	return Decision{Height: k, HeightConf: float64(p[k]), Confidence: float64(p[k])}
 }
+
+// A hand over a stack hides its top face; a hand beside it (fingers round
+// a tall stack, the top in the open) does not, yet the height networks
+// can call such a cell "a hand". Where they are unsure of the hand (under
+// faceHandSure) and what they do not give to the hand lies mostly
+// (faceHandShare or more) on one height, they saw that stack's top face,
+// and the cell is read as that stack (seenPastHands).
+const faceHandSure, faceHandShare = 0.65, 0.8
+
+// seenPastHands applies that to the height reads of the card in
+// d.cardCells (rows, cols: the card's grid), after doubtLoneHands.
+func (d *Detector) seenPastHands(rows, cols int) {
+	for r := 0; r < rows; r++ {
+		for col := 0; col < cols; col++ {
+			cr := &d.cardCells[r][col]
+			if !cr.dec.Occluded || cr.p[HeightHand] >= faceHandSure {
+				continue
+			}
+			var rest float32
+			k := 1
+			for i := 0; i < HeightHand; i++ {
+				rest += cr.p[i]
+				if i > 0 && cr.p[i] > cr.p[k] {
+					k = i
+				}
+			}
+			if rest > 0 && cr.p[k] >= faceHandShare*rest {
+				p := float64(cr.p[k])
+				cr.dec = Decision{Height: k, HeightConf: p, Confidence: p}
+			}
+		}
+	}
+}

@@ -62,3 +62,31 @@ func TestDecideWithoutHand(t *testing.T) {
 	dec = decideWithoutHand([]float32{0.3, 0.05, 0.02, 0.01, 0, 0, 0, 0.62})
 	assert.Equal(t, Decision{Confidence: float64(float32(0.3))}, dec)
 }
+
+// A cell flagged under faceHandSure whose rest lies faceHandShare or more
+// on one height is read as that stack, whatever its neighbours; a surer
+// flag, or a rest spread over the heights or lying on empty, stands.
+func TestSeenPastHands(t *testing.T) {
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	read := func(p [HeightClasses]float32) Decision {
+		for r := range d.cardCells {
+			for c := range d.cardCells[r] {
+				d.cardCells[r][c].p = [HeightClasses]float32{0.02, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.92}
+				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
+			}
+		}
+		d.cardCells[0][0].p = p
+		d.cardCells[0][0].dec = DecideHeight(p[:])
+		d.seenPastHands(3, 2)
+		assert.True(t, d.cardCells[1][0].dec.Occluded, "the sure flags stand")
+		return d.cardCells[0][0].dec
+	}
+	dec := read([HeightClasses]float32{0.001, 0.017, 0.014, 0.33, 0.006, 0.01, 0.007, 0.615})
+	assert.False(t, dec.Occluded, "a stack's top seen past an unsure hand")
+	assert.Equal(t, 3, dec.Height)
+	assert.InDelta(t, 0.33, dec.Confidence, 1e-6)
+	assert.True(t, read([HeightClasses]float32{0.149, 0.056, 0.034, 0.011, 0.012, 0.013, 0.015, 0.711}).Occluded, "surer than faceHandSure")
+	assert.True(t, read([HeightClasses]float32{0.118, 0.225, 0.01, 0.015, 0.014, 0.014, 0.015, 0.588}).Occluded, "the rest spread")
+	assert.True(t, read([HeightClasses]float32{0.37, 0.02, 0.02, 0.01, 0.01, 0.01, 0.01, 0.55}).Occluded, "the rest on empty")
+}
