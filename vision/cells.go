@@ -329,14 +329,7 @@ func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3
 				sh[k] = sh[k-1] // too little moves to tell: like the level below
 			}
 		}
-		best, bestH, acc := 0.0, 0, 0.0
-		for h := 1; h <= MaxStack; h++ {
-			acc += sh[h] - 0.5
-			if acc > best {
-				best, bestH = acc, h
-			}
-		}
-		heights[r][col] = bestH
+		heights[r][col] = shareRunHeight(sh)
 	}
 	for r := 0; r < m.Rows; r++ {
 		for col := 0; col < m.Cols; col++ {
