@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,22 +29,25 @@ type truthFile struct {
 		Table string `json:"table"`
 		Glare bool   `json:"glare"`
 	} `json:"render"`
-	Hands   []struct{} `json:"hands"`
-	Screens []struct{} `json:"screens"`
-	Cards   []struct {
-		Seat      int           `json:"seat"`
-		Blueprint string        `json:"blueprint"`
-		Building  [][]string    `json:"building"`
-		CornersPx [4][2]float64 `json:"corners_px"`
-		Occluded  [][2]int      `json:"occluded"`
-		Cells     []struct {
-			Row    int     `json:"row"`
-			Col    int     `json:"col"`
-			Hand   float64 `json:"hand_occlusion"`
-			Screen float64 `json:"screen_occlusion"`
-			Dice   float64 `json:"dice_occlusion"`
-		} `json:"cells"`
-	} `json:"cards"`
+	Hands   []struct{}  `json:"hands"`
+	Screens []struct{}  `json:"screens"`
+	Cards   []truthCard `json:"cards"`
+}
+
+// truthCard is one card of a truth file.
+type truthCard struct {
+	Seat      int           `json:"seat"`
+	Blueprint string        `json:"blueprint"`
+	Building  [][]string    `json:"building"`
+	CornersPx [4][2]float64 `json:"corners_px"`
+	Occluded  [][2]int      `json:"occluded"`
+	Cells     []struct {
+		Row    int     `json:"row"`
+		Col    int     `json:"col"`
+		Hand   float64 `json:"hand_occlusion"`
+		Screen float64 `json:"screen_occlusion"`
+		Dice   float64 `json:"dice_occlusion"`
+	} `json:"cells"`
 }
 
 // conditions names the conditions an image was made under, for the
@@ -301,6 +305,11 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			}
 			c := res.Cards[best]
 			rep.SeatRight.add(c.Seat == tc.Seat)
+			if d.cellLog != nil {
+				if err := d.logCells(filepath.Join(dir, truth.Image), &tc, &c); err != nil {
+					return rep, err
+				}
+			}
 			occluded := map[[2]int]bool{}
 			for _, o := range tc.Occluded {
 				occluded[o] = true
@@ -577,6 +586,65 @@ func selectKth(s []float64, k int) float64 {
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// SetCellLog makes Bench write to w, for every cell of every card it
+// matches to a truth card, one line of JSON (a CellRecord): what the truth
+// says, what was read and what the height networks said — the data to see
+// why a cell was misread, or to choose a rule's threshold. nil stops it.
+func (d *Detector) SetCellLog(w io.Writer) {
+	d.cellLog = nil
+	if w != nil {
+		d.cellLog = json.NewEncoder(w)
+	}
+}
+
+// CellRecord is one line of the cell log (SetCellLog): a cell of a card
+// Bench matched to a truth card. Image is the image's path (the corpus
+// folder joined with its name); Row and Col count from 0; Truth is the
+// stack bottom to top as the truth file writes it ("" for empty); Hand
+// and Dice are the shares of its top that a hand and other dice hide.
+// Read is "empty", "occluded" or the height and top read ("3 W5"), with
+// its Confidence; HeightP the height networks' probabilities (empty,
+// 1..6, hand), absent for the classical reader.
+type CellRecord struct {
+	Image       string    `json:"image"`
+	Seat        int       `json:"seat"`
+	Row         int       `json:"row"`
+	Col         int       `json:"col"`
+	Truth       string    `json:"truth"`
+	Hand        float64   `json:"hand_occlusion"`
+	Dice        float64   `json:"dice_occlusion"`
+	Read        string    `json:"read"`
+	Confidence  float64   `json:"confidence"`
+	UnderCamera bool      `json:"card_under_camera"`
+	HeightP     []float32 `json:"height_p,omitempty"`
+}
+
+// logCells writes card c's cells, matched to truth card tc of image, to
+// the cell log.
+func (d *Detector) logCells(image string, tc *truthCard, c *Card) error {
+	for r := 0; r < 3 && r < len(tc.Building); r++ {
+		for col := 0; col < 2 && col < len(tc.Building[r]); col++ {
+			rec := CellRecord{Image: image, Seat: tc.Seat, Row: r, Col: col, Truth: strings.TrimSpace(tc.Building[r][col]), Read: "empty", UnderCamera: c.UnderCamera, HeightP: c.HeightProbabilities(r, col)}
+			for _, tcell := range tc.Cells {
+				if tcell.Row == r && tcell.Col == col {
+					rec.Hand, rec.Dice = tcell.Hand, tcell.Dice
+				}
+			}
+			switch got := c.Cells[r][col]; {
+			case got == nil:
+			case got.Occluded:
+				rec.Read, rec.Confidence = "occluded", got.Confidence
+			default:
+				rec.Read, rec.Confidence = fmt.Sprintf("%d %s", got.Height, got.Top), got.Confidence
+			}
+			if err := d.cellLog.Encode(&rec); err != nil {
+				return fmt.Errorf("cell log: %w", err)
+			}
+		}
+	}
+	return nil
+}
 
 // ErrNotRepeatable is returned by Bench (with SetBenchRepeat) when a
 // frame read again gives another result.

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -92,6 +93,24 @@ type Card struct {
 	pale        bool            // found by the pale mask (maskCards)
 	feats       *cardFeatures   // kept for training only
 	jittered    []*cardFeatures // training only: the features at poses jittered around pose
+	// heightP holds each cell's height-network probabilities as last
+	// decided (empty, 1..6, hand); heightRead which cells have them.
+	heightP    [3][2][HeightClasses]float32
+	heightRead [3][2]bool
+}
+
+// HeightProbabilities is what the height networks (averaged over members
+// and views, or the nadir networks under the camera) said of cell (row,
+// col): the probabilities of empty, heights 1..6 and a hand, in that
+// order; nil where no height network read it (the classical reader, or a
+// cell off the grid). The rules after the networks (hidden.go, ties.go,
+// liftClearTops) may have read the cell otherwise.
+func (c *Card) HeightProbabilities(row, col int) []float32 {
+	if row < 0 || row >= 3 || col < 0 || col >= 2 || !c.heightRead[row][col] {
+		return nil
+	}
+	p := c.heightP[row][col]
+	return p[:]
 }
 
 // Cell is what stands on one cell.
@@ -221,6 +240,9 @@ type Detector struct {
 	inPlayFromTruth bool
 	// benchRepeat is how many times Bench times each frame (SetBenchRepeat)
 	benchRepeat int
+	// cellLog, if set, gets a line of JSON for every cell Bench reads on
+	// a card it found (SetCellLog)
+	cellLog *json.Encoder
 	// how many frames the line-work finder searched (for tests)
 	lineSearches int
 }

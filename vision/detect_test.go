@@ -701,3 +701,19 @@ func TestBlankSheetNotACard(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Cards, "a blank sheet is not a card")
 }
+
+// A card's height probabilities are there for the cells the height
+// networks read, a copy; nil elsewhere and off the grid.
+func TestHeightProbabilities(t *testing.T) {
+	var c Card
+	assert.Nil(t, c.HeightProbabilities(1, 1), "not read")
+	c.heightRead[1][1] = true
+	c.heightP[1][1][3] = 0.75
+	p := c.HeightProbabilities(1, 1)
+	require.Len(t, p, HeightClasses)
+	assert.InDelta(t, 0.75, p[3], 1e-6)
+	p[3] = 0
+	assert.InDelta(t, 0.75, c.HeightProbabilities(1, 1)[3], 1e-6, "a copy")
+	assert.Nil(t, c.HeightProbabilities(3, 0))
+	assert.Nil(t, c.HeightProbabilities(0, -1))
+}

@@ -457,6 +457,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				if heights {
 					cr := &cd.cells[r][col]
 					dec = cr.dec
+					c.heightP[r][col], c.heightRead[r][col] = cr.p, true
 					if dec.Height > 0 {
 						at := cr.x[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
 						if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -335,6 +336,20 @@ median milliseconds per frame.
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: --repeat %d: want at least 1", repeat)}
 			}
 			d.SetBenchRepeat(repeat)
+			if path := v.GetString("cells-out"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return &exitError{code: 2, msg: "blueprints vision bench: --cells-out " + err.Error()}
+				}
+				w := bufio.NewWriter(f)
+				d.SetCellLog(w)
+				defer func() {
+					if err := w.Flush(); err != nil {
+						fmt.Fprintln(cmd.ErrOrStderr(), "blueprints vision bench: --cells-out:", err)
+					}
+					f.Close()
+				}()
+			}
 			if path := v.GetString("cpuprofile"); path != "" {
 				stop, err := startCPUProfile(path)
 				if err != nil {
@@ -405,6 +420,7 @@ median milliseconds per frame.
 	detectorFlags(cmd)
 	f.Int("failures", 0, "list up to this many misread cells and cards (one corpus, not --brief)")
 	f.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for go tool pprof)")
+	f.String("cells-out", "", "write every cell of the cards found to this file, one line of JSON each: truth, read, the height networks' probabilities (to see why a cell was misread)")
 	f.Int("repeat", 1, "detect each frame this many times and time it by the fastest run (a busy machine's pauses left out); every run must read the frame the same")
 	f.Bool("json", false, "print JSON (with several corpora: an object of reports by folder)")
 	f.Bool("brief", false, "one line per corpus: stacks wholly right (all, and those under the camera: sliding under 3 px per die), empty/occupied mistakes, uncovered cards found, height/material/pips, median corner error; then the total")

@@ -346,3 +346,83 @@ func TestVisionBenchCPUProfile(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, msg, "no-such-dir")
 }
+
+// --cells-out writes a line of JSON for every cell of every card found:
+// what detect reads there, the truth, and the height networks' six-level
+// probabilities; a file that cannot be made is refused by name.
+func TestVisionBenchCellsOut(t *testing.T) {
+	dir := copyStills(t, "0007", "0022") // 0022: stacks under the camera
+	log := filepath.Join(t.TempDir(), "cells.jsonl")
+	out, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--cells-out", log, "--json")
+	require.Equal(t, 0, code, msg)
+	var rep struct {
+		CardFound struct{ Right int } `json:"card_found"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	data, err := os.ReadFile(log)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 6*rep.CardFound.Right, "six cells for each card found")
+
+	// what detect reads on still_0007, by seat
+	img := filepath.Join(dir, "still_0007.jpg")
+	out, code, msg = run(t, "", "vision", "detect", "--image", img, "--truth-camera", filepath.Join(dir, "still_0007.json"), "--json")
+	require.Equal(t, 0, code, msg)
+	var det struct {
+		Cards []struct {
+			Seat  int
+			Cells [3][2]*struct {
+				Height   int
+				Top      string
+				Occluded bool
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &det), out)
+	seen := 0
+	for _, l := range lines {
+		var rec struct {
+			Image    string    `json:"image"`
+			Seat     int       `json:"seat"`
+			R        int       `json:"row"`
+			C        int       `json:"col"`
+			Truth    string    `json:"truth"`
+			Read     string    `json:"read"`
+			HeightP  []float32 `json:"height_p"`
+			UnderCam bool      `json:"card_under_camera"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(l), &rec), l)
+		require.Len(t, rec.HeightP, 8, l)
+		var sum float32
+		for _, p := range rec.HeightP {
+			sum += p
+		}
+		assert.InDelta(t, 1, sum, 1e-3, "probabilities: %s", l)
+		if rec.Image != img {
+			assert.Equal(t, filepath.Join(dir, "still_0022.jpg"), rec.Image)
+			continue
+		}
+		for _, c := range det.Cards {
+			if c.Seat != rec.Seat {
+				continue
+			}
+			want := "empty"
+			switch cell := c.Cells[rec.R][rec.C]; {
+			case cell == nil:
+			case cell.Occluded:
+				want = "occluded"
+			default:
+				want = fmt.Sprintf("%d %s", cell.Height, cell.Top)
+			}
+			assert.Equal(t, want, rec.Read, "seat %d r%dc%d", rec.Seat, rec.R, rec.C)
+			seen++
+		}
+	}
+	assert.Positive(t, seen, "still_0007's cells are in the log")
+
+	bad := filepath.Join(t.TempDir(), "no-such-dir", "cells.jsonl")
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", dir, "--cells-out", bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "--cells-out")
+	assert.Contains(t, msg, "no-such-dir")
+}
