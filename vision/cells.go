@@ -306,6 +306,20 @@ func insideQuad(q [4][2]float64, x, y, margin float64) bool {
 	return c.inside(x, y, margin)
 }
 
+// shareRunHeight is the height the level shares sh (index 1..MaxStack)
+// say: the h whose run of levels 1..h has the largest sum of share - 1/2,
+// 0 where no run sums above 0.
+func shareRunHeight(sh *[MaxStack + 2]float64) int {
+	best, bestH, acc := 0.0, 0, 0.0
+	for h := 1; h <= MaxStack; h++ {
+		acc += sh[h] - 0.5
+		if acc > best {
+			best, bestH = acc, h
+		}
+	}
+	return bestH
+}
+
 // cellShares computes every cell's level shares on a card posed p, and
 // the height each share run says (see readCells).
 func (d *Detector) cellShares(cam Camera, p cardPose, bg *background) (shares [3][2][MaxStack + 2]float64, heights [3][2]int) {

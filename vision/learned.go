@@ -437,7 +437,6 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					cr.dec = DecideHeight(cr.p[:])
 				}
 			}
-			d.shareTies(cam, &cards[i], cd, min(m.Rows, 3), min(m.Cols, 2))
 			d.reconsiderEmpties(&cards[i], cam, &cd.shares)
 			d.settleClashes(&cards[i], cam)
 			d.liftClearTops()
