@@ -382,14 +382,12 @@ func TestVisionBenchCellsOut(t *testing.T) {
 	seen := 0
 	for _, l := range lines {
 		var rec struct {
-			Image    string    `json:"image"`
-			Seat     int       `json:"seat"`
-			R        int       `json:"row"`
-			C        int       `json:"col"`
-			Truth    string    `json:"truth"`
-			Read     string    `json:"read"`
-			HeightP  []float32 `json:"height_p"`
-			UnderCam bool      `json:"card_under_camera"`
+			Image   string    `json:"image"`
+			Seat    int       `json:"seat"`
+			R       int       `json:"row"`
+			C       int       `json:"col"`
+			Read    string    `json:"read"`
+			HeightP []float32 `json:"height_p"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(l), &rec), l)
 		require.Len(t, rec.HeightP, 8, l)
