@@ -180,8 +180,9 @@ type BenchReport struct {
 
 // Kernels says which kernels the detector runs on this processor: the
 // networks' (AVX-512, AVX2 or Go), the samplers' (pix.Sampler, the
-// whiteness plane's readers) and the card masks' and whiteness plane's
-// (AVX-512 or Go). All give the same reads; only the time differs.
+// whiteness plane's readers) and the card masks' (AVX-512 or Go), and the
+// whiteness plane's (AVX-512, AVX2 or Go; where it is Go there is no
+// plane). All give the same reads; only the time differs.
 func Kernels() string {
 	nets := "go"
 	switch {
@@ -196,7 +197,7 @@ func Kernels() string {
 		}
 		return "go"
 	}
-	return fmt.Sprintf("networks %s, samplers %s, masks %s", nets, simd(pix.FastSampling), simd(pix.FastMasks && pix.FastWhiteness))
+	return fmt.Sprintf("networks %s, samplers %s, masks %s, whiteness %s", nets, simd(pix.FastSampling), simd(pix.FastMasks && pix.FastWhiteness), pix.WhitenessKernel())
 }
 
 // ConfidenceSteps are the least confidences ByConfidence counts at.

@@ -20,6 +20,7 @@ func TestKernels(t *testing.T) {
 		want = "networks avx2"
 	}
 	assert.Contains(t, k, want)
+	assert.Contains(t, k, "whiteness "+pix.WhitenessKernel())
 	was := pix.FastSampling
 	defer func() { pix.FastSampling = was }()
 	pix.FastSampling = false

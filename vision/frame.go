@@ -63,9 +63,9 @@ const whiteTile = pix.TileW
 
 // whitePlane is a frame's whiteness (HSV value minus saturation) kept
 // pixel by pixel, filled a tile of whiteTile pixels of a row at a time as
-// the line fits first read them, by pix.Whiteness's AVX-512 kernel: the
-// card finder reads each pixel of a card's line work some five times a
-// frame. Where there is no such kernel the plane is not used (plane nil)
+// the line fits first read them, by pix.Whiteness's AVX-512 or AVX2
+// kernel: the card finder reads each pixel of a card's line work some
+// five times a frame. Where there is no such kernel the plane is not used (plane nil)
 // and each read computes the pixel's whiteness again, which is then
 // cheaper than filling tiles of pixels never read.
 type whitePlane struct {

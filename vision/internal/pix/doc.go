@@ -24,5 +24,9 @@
 // TestKeepLabelled). Where a kernel loads more bytes than it needs, it
 // does so only where its caller left room; loads that would cross the
 // frame's end are moved back (the *LastPixel and LastByte tests read
-// frames that end at a page the process may not read).
+// frames that end at a page the process may not read). Whiteness has an
+// AVX2 kernel too (whitey_amd64.s, the same float32 quotient, 16 pixels
+// a round, loading only the run's own bytes), for processors without
+// AVX-512 such as AMD's before Zen 4: there the whiteness plane is kept,
+// while the samplers and mask passes run their Go code.
 package pix

@@ -25,8 +25,20 @@ var recip32 = func() (t [256]uint64) {
 }()
 
 // FastWhiteness is whether Whiteness runs a SIMD kernel here (else it is
-// ValSat pixel by pixel).
-var FastWhiteness = hasWhiteZ
+// ValSat pixel by pixel): AVX-512 or AVX2.
+var FastWhiteness = hasWhiteZ || hasWhiteY
+
+// WhitenessKernel names the kernel Whiteness runs here: "avx512", "avx2"
+// or "go".
+func WhitenessKernel() string {
+	switch {
+	case hasWhiteZ:
+		return "avx512"
+	case hasWhiteY:
+		return "avx2"
+	}
+	return "go"
+}
 
 // Whiteness writes to dst[i] the whiteness (value minus saturation, from
 // ValSat; -255..255) of the BGR pixel at bgr[3i:3i+3], for every i below
@@ -34,9 +46,14 @@ var FastWhiteness = hasWhiteZ
 func Whiteness(dst []int16, bgr []uint8) {
 	bgr = bgr[:3*len(dst)]
 	n := 0
-	if hasWhiteZ && len(dst) >= 16 {
+	switch {
+	case len(dst) < 16:
+	case hasWhiteZ:
 		n = len(dst) &^ 15
 		whiteZ(&dst[0], &bgr[0], n)
+	case hasWhiteY:
+		n = len(dst) &^ 15
+		whiteY(&dst[0], &bgr[0], n)
 	}
 	whitenessGo(dst[n:], bgr[3*n:])
 }

@@ -39,34 +39,59 @@ func TestWhitenessExact(t *testing.T) {
 			bgr = append(bgr, uint8(lo), mid, uint8(hi), uint8(hi), uint8(lo), mid, mid, uint8(hi), uint8(lo))
 		}
 	}
-	check := func(bgr []uint8, what string) {
-		t.Helper()
-		dst := make([]int16, len(bgr)/3+1)
-		dst[len(dst)-1] = 12345 // past the run: untouched
-		Whiteness(dst[:len(dst)-1], bgr)
-		for i := 0; i < len(dst)-1; i++ {
-			v, s := ValSat(bgr[3*i], bgr[3*i+1], bgr[3*i+2])
-			if int(dst[i]) != v-s {
-				t.Fatalf("%s: pixel %d (%v): %d, want %d", what, i, bgr[3*i:3*i+3], dst[i], v-s)
+	// Whiteness (with the kernel it picks here), and the AVX2 kernel
+	// itself where there is AVX2 (Whiteness picks AVX-512 where it can)
+	ways := []struct {
+		name string
+		f    func([]int16, []uint8)
+	}{{"Whiteness", Whiteness}}
+	if hasWhiteY {
+		ways = append(ways, struct {
+			name string
+			f    func([]int16, []uint8)
+		}{"whiteY", func(dst []int16, bgr []uint8) {
+			n := len(dst) &^ 15
+			if n > 0 {
+				whiteY(&dst[0], &bgr[0], n)
+			}
+			whitenessGo(dst[n:], bgr[3*n:3*len(dst)])
+		}})
+	}
+	for _, way := range ways {
+		check := func(bgr []uint8, what string) {
+			t.Helper()
+			dst := make([]int16, len(bgr)/3+1)
+			dst[len(dst)-1] = 12345 // past the run: untouched
+			way.f(dst[:len(dst)-1], bgr)
+			for i := 0; i < len(dst)-1; i++ {
+				v, s := ValSat(bgr[3*i], bgr[3*i+1], bgr[3*i+2])
+				if int(dst[i]) != v-s {
+					t.Fatalf("%s, %s: pixel %d (%v): %d, want %d", way.name, what, i, bgr[3*i:3*i+3], dst[i], v-s)
+				}
+			}
+			if dst[len(dst)-1] != 12345 {
+				t.Fatalf("%s, %s: wrote past the run", way.name, what)
 			}
 		}
-		if dst[len(dst)-1] != 12345 {
-			t.Fatalf("%s: wrote past the run", what)
+		check(bgr, "every pair")
+		rng := rand.New(rand.NewPCG(1, 2))
+		buf := make([]uint8, 3*200+9)
+		for i := range buf {
+			buf[i] = uint8(rng.IntN(256))
+		}
+		for start := 0; start < 3; start++ {
+			for n := 0; n <= 200; n++ {
+				check(buf[3*start:3*start+3*n], "random run")
+			}
 		}
 	}
-	check(bgr, "every pair")
-	rng := rand.New(rand.NewPCG(1, 2))
-	buf := make([]uint8, 3*200+9)
-	for i := range buf {
-		buf[i] = uint8(rng.IntN(256))
-	}
-	for start := 0; start < 3; start++ {
-		for n := 0; n <= 200; n++ {
-			check(buf[3*start:3*start+3*n], "random run")
-		}
-	}
-	if !hasWhiteZ {
-		t.Log("no AVX-512 VBMI here: only the Go version was checked")
+	switch {
+	case hasWhiteZ:
+		t.Log("checked the AVX-512 kernel (by Whiteness), the AVX2 one and Go")
+	case hasWhiteY:
+		t.Log("no AVX-512 VBMI here: checked the AVX2 kernel and Go")
+	default:
+		t.Log("no AVX2 here: only the Go version was checked")
 	}
 }
 

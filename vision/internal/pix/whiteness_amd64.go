@@ -9,6 +9,15 @@ import "golang.org/x/sys/cpu"
 // run of BGR bytes into B, G and R).
 var hasWhiteZ = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI
 
+// hasWhiteY is whether the AVX2 kernel runs here (where the AVX-512 one
+// does not).
+var hasWhiteY = cpu.X86.HasAVX2
+
+// whiteY is Whiteness over n pixels (a multiple of 16) by AVX2.
+//
+//go:noescape
+func whiteY(dst *int16, bgr *uint8, n int)
+
 // whiteZ is Whiteness over n pixels (a multiple of 16) by AVX-512.
 //
 //go:noescape

@@ -2,7 +2,9 @@
 
 package pix
 
-var hasWhiteZ = false
+var hasWhiteZ, hasWhiteY = false, false
+
+func whiteY(dst *int16, bgr *uint8, n int) { panic("pix: no whiteY here") }
 
 func whiteZ(dst *int16, bgr *uint8, n int) { panic("pix: no whiteZ here") }
 
