@@ -103,8 +103,8 @@ type Card struct {
 // and views, or the nadir networks under the camera) said of cell (row,
 // col): the probabilities of empty, heights 1..6 and a hand, in that
 // order; nil where no height network read it (the classical reader, or a
-// cell off the grid). The rules after the networks (hidden.go, ties.go,
-// liftClearTops) may have read the cell otherwise.
+// cell off the grid). The rules after the networks (hidden.go,
+// settleClashes, liftClearTops) may have read the cell otherwise.
 func (c *Card) HeightProbabilities(row, col int) []float32 {
 	if row < 0 || row >= 3 || col < 0 || col >= 2 || !c.heightRead[row][col] {
 		return nil

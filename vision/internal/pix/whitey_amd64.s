@@ -37,6 +37,15 @@ GLOBL shufR2<>(SB), RODATA|NOPTR, $16
 DATA one32<>+0(SB)/4, $0x3f800000
 GLOBL one32<>(SB), RODATA|NOPTR, $4
 
+// pickY gathers one channel of the 16 pixels in X0-X2 into dst: each
+// block's bytes shuffled into place by its table, then ORed. It uses X6.
+#define pickY(t0, t1, t2, dst) \
+	VPSHUFB t0, X0, dst \
+	VPSHUFB t1, X1, X6 \
+	VPOR X6, dst, dst \
+	VPSHUFB t2, X2, X6 \
+	VPOR X6, dst, dst
+
 // whiteHalfY computes, for the 8 pixels whose hi and lo bytes are the low
 // 8 bytes of X7 and X8, hi - trunc(float32((hi-lo)*255) / float32(max(hi,
 // 1))) into the 8 dwords of dstY (1.0 broadcast in Y15), as whiteZ does.
@@ -70,21 +79,9 @@ loop:
 	VMOVDQU (SI), X0
 	VMOVDQU 16(SI), X1
 	VMOVDQU 32(SI), X2
-	VPSHUFB shufB0<>(SB), X0, X3
-	VPSHUFB shufB1<>(SB), X1, X6
-	VPOR    X6, X3, X3
-	VPSHUFB shufB2<>(SB), X2, X6
-	VPOR    X6, X3, X3         // B
-	VPSHUFB shufG0<>(SB), X0, X4
-	VPSHUFB shufG1<>(SB), X1, X6
-	VPOR    X6, X4, X4
-	VPSHUFB shufG2<>(SB), X2, X6
-	VPOR    X6, X4, X4         // G
-	VPSHUFB shufR0<>(SB), X0, X5
-	VPSHUFB shufR1<>(SB), X1, X6
-	VPOR    X6, X5, X5
-	VPSHUFB shufR2<>(SB), X2, X6
-	VPOR    X6, X5, X5         // R
+	pickY(shufB0<>(SB), shufB1<>(SB), shufB2<>(SB), X3) // B
+	pickY(shufG0<>(SB), shufG1<>(SB), shufG2<>(SB), X4) // G
+	pickY(shufR0<>(SB), shufR1<>(SB), shufR2<>(SB), X5) // R
 	VPMAXUB X4, X3, X7
 	VPMAXUB X5, X7, X7         // hi
 	VPMINUB X4, X3, X8
