@@ -104,6 +104,31 @@ func TestKernelsFlushSubnormals(t *testing.T) {
 			check(fmt.Sprintf("convRelu side %d, %s", s, c.name), dst[0])
 		}
 	}
+	// the AVX2 kernels of several channels a call (convReluLayer with the
+	// AVX-512 ones off): a side-12 block, the same two cases
+	wasZ, wasY := SIMDZ, SIMDY
+	SIMDZ, SIMDY = false, true
+	for _, c := range []struct {
+		name    string
+		in, tap float32
+	}{{"subnormal weight", 1, tiny}, {"subnormal product", 1e-20, 1e-20}} {
+		const s, nout = 12, 5
+		ps, pst := s+2, planeLen(s)
+		src := make([]float32, pst)
+		for i := range src {
+			src[i] = c.in
+		}
+		w := make([]float32, 9*nout)
+		for k := 0; k < nout; k++ {
+			w[9*k+4] = c.tap
+		}
+		dst := make([]float32, nout*s*ps)
+		convReluLayer(dst, src, pst, 1, ps, w, make([]float32, nout), nout, s*ps)
+		for k := 0; k < nout; k++ {
+			check(fmt.Sprintf("convReluLayer (AVX2) channel %d, %s", k, c.name), dst[k*s*ps])
+		}
+	}
+	SIMDZ, SIMDY = wasZ, wasY
 	// the dense layer: eight rows of four
 	x := []float32{1, 1, 1, 1}
 	w := make([]float32, 32)
@@ -131,47 +156,63 @@ func TestKernelsFlushSubnormals(t *testing.T) {
 	check("grad9AVX2", g[0])
 }
 
-// TestConvReluLayer checks the AVX-512 kernels (several channels and
-// vectors a call) against one channel at a time with the AVX2 kernels,
-// bit for bit on every real output, for conv blocks of many shapes: runs
-// of one to six vectors, the last one whole or half under the mask, and
-// channel counts that leave every kind of remainder.
+// TestConvReluLayer checks the kernels of several channels a call — the
+// AVX-512 ones (runs of one to six vectors of 16, the last one whole or
+// half under the mask) where the processor has them, and the AVX2 ones
+// (runs of one to three vectors of 8) wherever it has AVX2 — against one
+// channel at a time (convReluEach), bit for bit on every real output, for
+// conv blocks of many shapes and channel counts that leave every kind of
+// remainder. Wide layouts that are not whole vectors of 8 go a channel at
+// a time under the AVX2 kernels.
 func TestConvReluLayer(t *testing.T) {
-	if !SIMDZ {
-		t.Skip("no AVX-512 here: convReluLayer is convRelu a channel at a time")
+	if !SIMD {
+		t.Skip("no AVX2/FMA here: convReluLayer is convRelu a channel at a time")
+	}
+	wasZ, wasY := SIMDZ, SIMDY
+	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
+	kinds := []struct {
+		name string
+		z, y bool
+	}{{"avx2", false, true}}
+	if wasZ {
+		kinds = append(kinds, struct {
+			name string
+			z, y bool
+		}{"avx512", true, false})
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, s := range []int{1, 2, 4, 6, 8, 10, 12, 16, 32} {
-		for _, nin := range []int{1, 3, 12} {
-			for _, nout := range []int{1, 2, 5, 7, 13, 48} {
-				ps := s + 2
-				pst, wide := planeLen(s), s*ps
-				pad := make([]float32, nin*pst)
-				for i := range pad {
-					pad[i] = float32(rng.NormFloat64())
-				}
-				w := make([]float32, 9*nin*nout)
-				for i := range w {
-					w[i] = float32(rng.NormFloat64())
-				}
-				b := make([]float32, nout)
-				for i := range b {
-					b[i] = float32(rng.NormFloat64()) * 0.5
-				}
-				got, want := make([]float32, nout*wide+16), make([]float32, nout*wide+16)
-				for i := range got {
-					got[i], want[i] = -7, -7 // past the end: must stay
-				}
-				convReluLayer(got, pad, pst, nin, ps, w, b, nout, wide)
-				SIMDZ = false
-				convReluLayer(want, pad, pst, nin, ps, w, b, nout, wide)
-				SIMDZ = true
-				for i := range got {
-					if i < nout*wide && (i%wide)%ps >= s {
-						continue // padding columns: written by one, not the other
+	for _, kind := range kinds {
+		for _, s := range []int{1, 2, 4, 6, 8, 10, 12, 16, 24, 32} {
+			for _, nin := range []int{1, 3, 12} {
+				for _, nout := range []int{1, 2, 5, 7, 13, 48} {
+					ps := s + 2
+					pst, wide := planeLen(s), s*ps
+					pad := make([]float32, nin*pst)
+					for i := range pad {
+						pad[i] = float32(rng.NormFloat64())
 					}
-					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("side %d, %d in, %d out: [%d] = %v, want %v", s, nin, nout, i, got[i], want[i])
+					w := make([]float32, 9*nin*nout)
+					for i := range w {
+						w[i] = float32(rng.NormFloat64())
+					}
+					b := make([]float32, nout)
+					for i := range b {
+						b[i] = float32(rng.NormFloat64()) * 0.5
+					}
+					got, want := make([]float32, nout*wide+16), make([]float32, nout*wide+16)
+					for i := range got {
+						got[i], want[i] = -7, -7 // past the end: must stay
+					}
+					SIMDZ, SIMDY = kind.z, kind.y
+					convReluLayer(got, pad, pst, nin, ps, w, b, nout, wide)
+					convReluEach(want, pad, pst, nin, ps, w, b, nout, wide)
+					for i := range got {
+						if i < nout*wide && (i%wide)%ps >= s {
+							continue // padding columns: written by one, not the other
+						}
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: side %d, %d in, %d out: [%d] = %v, want %v", kind.name, s, nin, nout, i, got[i], want[i])
+						}
 					}
 				}
 			}

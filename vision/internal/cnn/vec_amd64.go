@@ -232,8 +232,12 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 	// (a block whose wide rows are not whole vectors of 8 has its last
 	// values done in Go by convRelu, without fused multiply-adds: it stays
 	// there, for the same bits)
-	if !SIMDZ || nin < 1 || nout < 1 || wide < 8 || wide%8 != 0 {
+	if nin < 1 || nout < 1 || wide < 8 || wide%8 != 0 || !SIMDZ && !SIMDY {
 		convReluEach(act, pad, pst, nin, ps, w, b, nout, wide)
+		return
+	}
+	if !SIMDZ {
+		convReluLayerY(act, pad, pst, nin, ps, w, b, nout, wide)
 		return
 	}
 	// everything the kernels read and write, bounds-checked here (reads
@@ -261,6 +265,49 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 				}
 			}
 			kk.f(&act[k*wide+16*v0], &pad[16*v0], wide, pst, nin, ps, &w[k*nin*9], nin*9, &b[k], mask)
+			k += kk.c
+		}
+		v0 += v
+	}
+}
+
+// SIMDY reports whether convReluLayer uses the AVX2 kernels of several
+// channels a call (convy_amd64.s, which gen_rows.go writes): AVX2 and FMA
+// without AVX-512, which has its own.
+var SIMDY = SIMD && !SIMDZ
+
+// yKernel is one of the AVX2 kernels gen_rows.go writes: c output
+// channels over a run of vectors of 8 outputs.
+type yKernel struct {
+	c int
+	f func(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32)
+}
+
+// convReluLayerY is convReluLayer with the AVX2 kernels, for wide a
+// multiple of 8: runs of at most maxVY vectors of near-equal length, and
+// in each run the output channels several at a time (same bits as one
+// channel at a time; the padding columns are written too).
+func convReluLayerY(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {
+	// everything the kernels read and write, bounds-checked here
+	_ = pad[(nin-1)*pst+2*ps+2+wide-1]
+	_ = act[nout*wide-1]
+	_ = w[nout*nin*9-1]
+	_ = b[nout-1]
+	maxV := len(yKernels) - 1
+	nv := wide / 8
+	nb := (nv + maxV - 1) / maxV
+	for v0, bi := 0, 0; bi < nb; bi++ {
+		v := (nv - v0 + nb - bi - 1) / (nb - bi)
+		ks := yKernels[v]
+		for k := 0; k < nout; {
+			kk := ks[len(ks)-1] // the most channels that are left
+			for _, c := range ks {
+				if c.c <= nout-k {
+					kk = c
+					break
+				}
+			}
+			kk.f(&act[k*wide+8*v0], &pad[8*v0], wide, pst, nin, ps, &w[k*nin*9], nin*9, &b[k])
 			k += kk.c
 		}
 		v0 += v
