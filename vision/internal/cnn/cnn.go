@@ -46,10 +46,11 @@ type conv struct {
 type dense struct {
 	in, out int
 	w, b    []float32
-	// wt is w laid out for the AVX-512 kernel (denseWT), made when a
-	// model file is read, dropped when the weights are trained further;
-	// nil: dotRows reads w.
-	wt []float32
+	// wt is w laid out for the AVX-512 or AVX2 kernel (denseWT), wtRows
+	// rows a call, made when a model file is read, dropped when the
+	// weights are trained further; nil: dotRows reads w.
+	wt     []float32
+	wtRows int
 }
 
 // Net is a network's parameters. It is read-only during inference, so one
@@ -233,7 +234,7 @@ func (ws *Workspace) Forward(x []float32) error {
 	}
 	hd := n.hidden
 	if hd.wt != nil {
-		dotRowsWT(ws.hid, hd.w, hd.wt, in[:hd.in])
+		dotRowsWT(ws.hid, hd.w, hd.wt, in[:hd.in], hd.wtRows)
 	} else {
 		dotRows(ws.hid, hd.w, in[:hd.in])
 	}

@@ -555,7 +555,7 @@ func TestAdamFlushesSubnormals(t *testing.T) {
 }
 
 // reread is n written as a model file and read back.
-func reread(t *testing.T, n *Net) *Net {
+func reread(t testing.TB, n *Net) *Net {
 	t.Helper()
 	data, err := n.MarshalBinary()
 	if err != nil {

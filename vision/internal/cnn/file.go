@@ -134,7 +134,7 @@ func Unmarshal(data []byte) (*Net, error) {
 		// processors: they are read as zero.
 		vec.FlushSubnormals(p)
 	}
-	n.hidden.wt = denseWT(n.hidden.w, n.hidden.in, n.hidden.out)
+	n.hidden.wt, n.hidden.wtRows = denseWT(n.hidden.w, n.hidden.in, n.hidden.out)
 	return n, nil
 }
 

@@ -220,35 +220,54 @@ func TestConvReluLayer(t *testing.T) {
 	}
 }
 
-// TestDotRowsWT checks the AVX-512 dense layer (32 rows a call, weights
-// laid out by denseWT) against dotRows bit for bit, for inputs that are
-// and are not whole blocks of four; and that a model file read gets the
-// layout, which a training step then drops (its weights change).
+// TestDotRowsWT checks the dense layers of several rows a call — the
+// AVX-512 one (32 rows, weights laid out by denseWT for it) where the
+// processor has it, and the AVX2 one (16 rows) wherever it has AVX2 —
+// against dotRows bit for bit, for inputs that are and are not whole
+// blocks of four; that a layer whose rows are no whole block gets no
+// layout; and that a model file read gets the layout, which a training
+// step then drops (its weights change).
 func TestDotRowsWT(t *testing.T) {
-	if !SIMDZ {
-		t.Skip("no AVX-512 here: dense layers run dotRows")
+	if !SIMD {
+		t.Skip("no AVX2/FMA here: dense layers run dotRows")
+	}
+	wasZ, wasY := SIMDZ, SIMDY
+	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
+	kinds := []struct {
+		rows int
+		z, y bool
+	}{{16, false, true}}
+	if wasZ {
+		kinds = append(kinds, struct {
+			rows int
+			z, y bool
+		}{32, true, false})
 	}
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, out := range []int{32, 64, 128} {
-		for _, in := range []int{4, 5, 7, 64, 576, 1027, 3456} {
-			w, x := normals(rng, out*in), normals(rng, in)
-			wt := denseWT(w, in, out)
-			if wt == nil {
-				t.Fatalf("%d x %d: no layout", out, in)
-			}
-			got, want := make([]float32, out), make([]float32, out)
-			dotRowsWT(got, w, wt, x)
-			dotRows(want, w, x)
-			for j := range got {
-				if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
-					t.Fatalf("%d x %d: row %d = %v, want %v", out, in, j, got[j], want[j])
+	for _, kind := range kinds {
+		SIMDZ, SIMDY = kind.z, kind.y
+		for _, out := range []int{32, 64, 128} {
+			for _, in := range []int{4, 5, 7, 64, 576, 1027, 3456} {
+				w, x := normals(rng, out*in), normals(rng, in)
+				wt, rows := denseWT(w, in, out)
+				if wt == nil || rows != kind.rows {
+					t.Fatalf("%d x %d: layout of %d rows, want %d", out, in, rows, kind.rows)
+				}
+				got, want := make([]float32, out), make([]float32, out)
+				dotRowsWT(got, w, wt, x, rows)
+				dotRows(want, w, x)
+				for j := range got {
+					if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+						t.Fatalf("%d rows a call, %d x %d: row %d = %v, want %v", rows, out, in, j, got[j], want[j])
+					}
 				}
 			}
 		}
+		if wt, _ := denseWT(make([]float32, (kind.rows+8)*8), 8, kind.rows+8); wt != nil {
+			t.Errorf("a layout for %d rows, not a multiple of %d", kind.rows+8, kind.rows)
+		}
 	}
-	if denseWT(make([]float32, 48*8), 8, 48) != nil {
-		t.Error("a layout for 48 rows, not a multiple of 32")
-	}
+	SIMDZ, SIMDY = wasZ, wasY
 
 	n, err := New(Arch{InC: 1, Side: 8, Convs: []int{4}, Hidden: 32, Classes: 3}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {

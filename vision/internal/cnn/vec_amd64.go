@@ -317,43 +317,63 @@ func convReluLayerY(act, pad []float32, pst, nin, ps int, w, b []float32, nout, 
 //go:noescape
 func dotRows32Z(acc *[128]float32, x, wt *float32, nb int)
 
+//go:noescape
+func dotRows16Y(acc *[64]float32, x, wt *float32, nb int)
+
 // denseWT lays out the weights w of a dense layer (out rows of in values)
-// for dotRows32Z, or returns nil where it does not apply (no AVX-512, or
-// out not a multiple of 32): for each block of 32 rows, each block b of
-// four inputs and each group g of four rows, the 16 weights
-// w[row 4g+r][input 4b+k] in order of r, then k.
-func denseWT(w []float32, in, out int) []float32 {
-	if !SIMDZ || out%32 != 0 || in < 4 {
-		return nil
+// for dotRows32Z where the processor has AVX-512 (out a multiple of 32),
+// else for dotRows16Y where it has AVX2 (out a multiple of 16), and
+// returns the rows a call (32 or 16); or nil and 0 where neither applies.
+// For each block of rows a call, each block b of four inputs and each
+// group g of rows (four for AVX-512, two for AVX2), the weights
+// w[row g·rg+r][input 4b+k] in order of r, then k.
+func denseWT(w []float32, in, out int) ([]float32, int) {
+	rows := 0
+	switch {
+	case in < 4:
+	case SIMDZ && out%32 == 0:
+		rows = 32
+	case SIMDY && out%16 == 0:
+		rows = 16
 	}
+	if rows == 0 {
+		return nil, 0
+	}
+	rg := rows / 8 // rows a group: eight groups a call
 	nb := in / 4
 	wt := make([]float32, out*nb*4)
-	for rb := 0; rb < out/32; rb++ {
+	for rb := 0; rb < out/rows; rb++ {
 		for b := 0; b < nb; b++ {
 			for g := 0; g < 8; g++ {
-				for r := 0; r < 4; r++ {
-					row := w[(32*rb+4*g+r)*in:]
-					copy(wt[((rb*nb+b)*8+g)*16+4*r:][:4], row[4*b:4*b+4])
+				for r := 0; r < rg; r++ {
+					row := w[(rows*rb+rg*g+r)*in:]
+					copy(wt[((rb*nb+b)*8+g)*4*rg+4*r:][:4], row[4*b:4*b+4])
 				}
 			}
 		}
 	}
-	return wt
+	return wt, rows
 }
 
-// dotRowsWT is dotRows for a layer with weights laid out by denseWT (out
-// a multiple of 32), 32 rows a call (same bits).
-func dotRowsWT(out, w, wt, x []float32) {
+// dotRowsWT is dotRows for a layer with weights laid out by denseWT for
+// rows a call (32: AVX-512, 16: AVX2; out a multiple of it), with the
+// same bits.
+func dotRowsWT(out, w, wt, x []float32, rows int) {
 	n := len(x)
 	m := n &^ 3
 	nb := m / 4
-	_ = wt[len(out)*nb*4-1] // the last value the kernel reads
+	_ = wt[len(out)*nb*4-1] // the last value the kernels read
 	var acc [128]float32
-	for rb := 0; rb < len(out)/32; rb++ {
-		dotRows32Z(&acc, &x[0], &wt[rb*nb*128], nb)
-		for r := 0; r < 32; r++ {
-			j := 32*rb + r
-			l := acc[16*(r/4)+4*(r%4):][:4]
+	for rb := 0; rb < len(out)/rows; rb++ {
+		if rows == 32 {
+			dotRows32Z(&acc, &x[0], &wt[rb*nb*128], nb)
+		} else {
+			dotRows16Y((*[64]float32)(acc[:64]), &x[0], &wt[rb*nb*64], nb)
+		}
+		for r := 0; r < rows; r++ {
+			j := rows*rb + r
+			// group r/rg's register, row r%rg's four lanes
+			l := acc[4*r:][:4]
 			s0, s1, s2, s3 := l[0], l[1], l[2], l[3]
 			a := w[j*n : (j+1)*n]
 			for i := m; i < n; i++ {

@@ -33,6 +33,6 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 }
 
 // denseWT: no other layout here.
-func denseWT(w []float32, in, out int) []float32 { return nil }
+func denseWT(w []float32, in, out int) ([]float32, int) { return nil, 0 }
 
-func dotRowsWT(out, w, wt, x []float32) { dotRowsGo(out, w, x) }
+func dotRowsWT(out, w, wt, x []float32, rows int) { dotRowsGo(out, w, x) }
