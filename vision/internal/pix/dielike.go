@@ -35,13 +35,15 @@ var _ = [1]struct{}{}[unsafe.Offsetof(DieTest{}.two32)-116]
 func (s *Sampler) DieLike(t *DieTest, u, v, x, y []float64, flags []uint8) {
 	n := len(u)
 	v, x, y, flags = v[:n], x[:n], y[:n], flags[:n]
-	t.blue, t.neutral, t.half, t.mhalf = 0.015, -0.04, 0.5, -0.5
-	t.k30, t.k4, t.k60, t.k150, t.one32, t.two32 = 30, 4, 60, 150, 1, 2
-	s.one, s.eps = 1, 1e-6
+	t.constants(s)
 	k := 0
-	if FastSampling && n >= 8 && len(s.img) >= 4 {
-		k = n &^ 7
-		dieZ(s, t, &s.img[0], &u[0], &v[0], &x[0], &y[0], &flags[0], k)
+	if m := sampleLanes(); m > 0 && n >= m && len(s.img) >= 4 {
+		k = n - n%m
+		if m == 8 {
+			dieZ(s, t, &s.img[0], &u[0], &v[0], &x[0], &y[0], &flags[0], k)
+		} else {
+			dieY(s, t, &s.img[0], &u[0], &v[0], &x[0], &y[0], &flags[0], k)
+		}
 	}
 	for i := k; i < n; i++ {
 		var ok bool
@@ -54,6 +56,13 @@ func (s *Sampler) DieLike(t *DieTest, u, v, x, y []float64, flags []uint8) {
 			}
 		}
 	}
+}
+
+// constants sets the constants the kernels read of t and s.
+func (t *DieTest) constants(s *Sampler) {
+	t.blue, t.neutral, t.half, t.mhalf = 0.015, -0.04, 0.5, -0.5
+	t.k30, t.k4, t.k60, t.k150, t.one32, t.two32 = 30, 4, 60, 150, 1, 2
+	s.one, s.eps = 1, 1e-6
 }
 
 // die is DieTest for the pixel nearest (x, y), in Go: false outside the

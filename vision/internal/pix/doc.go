@@ -26,7 +26,9 @@
 // frame's end are moved back (the *LastPixel and LastByte tests read
 // frames that end at a page the process may not read). Whiteness has an
 // AVX2 kernel too (whitey_amd64.s, the same float32 quotient, 16 pixels
-// a round, loading only the run's own bytes), for processors without
-// AVX-512 such as AMD's before Zen 4: there the whiteness plane is kept,
-// while the samplers and mask passes run their Go code.
+// a round, loading only the run's own bytes), and so have the samplers
+// (sampley_amd64.s, dieliky_amd64.s, tilesy_amd64.s: the same operations
+// 4 points a time; the *YExact tests call them directly) and the mask
+// passes (masky_amd64.s), for processors without AVX-512 such as AMD's
+// before Zen 4, where the whiteness plane is kept too.
 package pix

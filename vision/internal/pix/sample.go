@@ -10,7 +10,8 @@ import "unsafe"
 // the detector's Go code does, in the same order and precision (the card
 // pose's at, Camera.Project, and the bilinear read topFeatures did in Go
 // before), so Colours gives the same bits as reading the points one by
-// one; the AVX-512 kernel (sample_amd64.s) does 8 points at a time.
+// one; the AVX-512 kernel (sample_amd64.s) does 8 points at a time, the
+// AVX2 one (sampley_amd64.s) 4.
 //
 // The field order is the kernel's: it reads them by offset.
 type Sampler struct {
@@ -23,13 +24,12 @@ type Sampler struct {
 	wMax, hMax             float64    // 200: the last pixel's column and row
 	one, eps               float64    // 216: 1 and the nearest depth in front of the camera
 	w, wm1, hm1, last      int32      // 232: width, w-1, h-1, the last 4-byte load's offset
-	one32                  int32      // 248
-	_                      int32
-	img                    []uint8 // the frame's BGR bytes, w·h·3
+	one32, last8           int32      // 248: 1, the last 8-byte load's offset
+	img                    []uint8    // the frame's BGR bytes, w·h·3
 }
 
 // Check the kernel's offsets.
-var _ = [1]struct{}{}[unsafe.Offsetof(Sampler{}.one32)-248]
+var _ = [1]struct{}{}[unsafe.Offsetof(Sampler{}.last8)-252]
 
 // Frame sets the frame the sampler reads: w·h BGR pixels, 3 bytes each,
 // row by row (bgr must hold them all), and the factor each channel (B, G,
@@ -38,7 +38,7 @@ func (s *Sampler) Frame(bgr []uint8, w, h int, scale [3]float64) {
 	s.img = bgr[:w*h*3]
 	s.wMax, s.hMax = float64(w-1), float64(h-1)
 	s.w, s.wm1, s.hm1 = int32(w), int32(w-1), int32(h-1)
-	s.last = int32(len(s.img) - 4)
+	s.last, s.last8 = int32(len(s.img)-4), int32(len(s.img)-8)
 	s.scale = scale
 	s.one, s.eps, s.one32 = 1, 1e-6, 1
 }
@@ -59,10 +59,40 @@ func (s *Sampler) Plane(ox, oy, ux, uy, vx, vy, z float64, r [3][3]float64) {
 	s.r0[2], s.r1[2], s.r2[2] = r[0][2]*z, r[1][2]*z, r[2][2]*z
 }
 
-// FastSampling is whether Colours, Tiles.Along and Sampler.White run
-// their SIMD kernels here (else Colours reads the points one by one in
-// Go, and the others read none, for their callers to read).
-var FastSampling = hasSampleZ
+// FastSampling is whether the samplers (Colours, DieLike, Tiles.Along and
+// Sampler.White) run their SIMD kernels here, by AVX-512 or AVX2
+// (SamplingKernel says which); else Colours and DieLike read the points
+// one by one in Go, and Tiles.Along and Sampler.White read none, for
+// their callers to read.
+var FastSampling = hasSampleZ || hasSampleY
+
+// SamplingKernel names the kernels the samplers run here: "avx512",
+// "avx2" (4 points at a time where AVX-512 does 8; the same results) or
+// "go" (none, or FastSampling is off).
+func SamplingKernel() string {
+	switch {
+	case !FastSampling:
+	case hasSampleZ:
+		return "avx512"
+	case hasSampleY:
+		return "avx2"
+	}
+	return "go"
+}
+
+// sampleLanes is how many points at a time the samplers' kernels here
+// read: 8 by AVX-512, 4 by AVX2, 0 where there are none or FastSampling
+// is off.
+func sampleLanes() int {
+	switch {
+	case !FastSampling:
+	case hasSampleZ:
+		return 8
+	case hasSampleY:
+		return 4
+	}
+	return 0
+}
 
 // Colours writes to b[i], g[i], r[i] the colour at card point (u[i], v[i])
 // for every i below len(u): 0 where the point is behind the camera or
@@ -71,9 +101,13 @@ func (s *Sampler) Colours(u, v []float64, b, g, r []float32) {
 	n := len(u)
 	v, b, g, r = v[:n], b[:n], g[:n], r[:n]
 	k := 0
-	if FastSampling && n >= 8 && len(s.img) >= 4 {
-		k = n &^ 7
-		sampleZ(s, &s.img[0], &u[0], &v[0], &b[0], &g[0], &r[0], k)
+	if m := sampleLanes(); m > 0 && n >= m && len(s.img) >= 8 {
+		k = n - n%m
+		if m == 8 {
+			sampleZ(s, &s.img[0], &u[0], &v[0], &b[0], &g[0], &r[0], k)
+		} else {
+			sampleY(s, &s.img[0], &u[0], &v[0], &b[0], &g[0], &r[0], k)
+		}
 	}
 	for i := k; i < n; i++ {
 		b[i], g[i], r[i] = s.colour(u[i], v[i])

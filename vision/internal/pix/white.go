@@ -44,9 +44,9 @@ type tileArgs struct {
 var _ = [1]struct{}{}[unsafe.Offsetof(tileArgs{}.inf)-136]
 
 // args fills a's plane fields from t; false where the kernels may not
-// read t (no kernel here, or no room past its ends).
+// read t (no room past its ends).
 func (t *Tiles) args(a *tileArgs) bool {
-	if !FastSampling || t.W < 1 || t.H < 1 || len(t.Plane) != t.W*t.H || len(t.Done) != t.H*t.PerRow ||
+	if t.W < 1 || t.H < 1 || len(t.Plane) != t.W*t.H || len(t.Done) != t.H*t.PerRow ||
 		cap(t.Plane) < len(t.Plane)+1 || cap(t.Done) < len(t.Done)+3 || t.PerRow < (t.W+TileW-1)/TileW {
 		return false
 	}
@@ -62,17 +62,20 @@ func (t *Tiles) args(a *tileArgs) bool {
 // (x0 + fr[i]·(x1-x0), y0 + fr[i]·(y1-y0)), NaN outside the plane, as
 // vision's frame.whitenessAt computes it, or +Inf where a tile it needs
 // is not filled, for the leading points it can: it returns how many (all
-// but the last len(fr)%8; 0 where there is no kernel). out must be as
-// long as fr.
+// but the last len(fr)%8 by AVX-512, len(fr)%4 by AVX2; 0 where there is
+// no kernel). out must be as long as fr.
 func (t *Tiles) Along(x0, y0, x1, y1 float64, fr, out []float64) int {
 	var a tileArgs
-	n := len(fr) &^ 7
-	if n == 0 || !t.args(&a) {
+	m := sampleLanes()
+	if m == 0 || len(fr) < m || !t.args(&a) {
 		return 0
 	}
 	out = out[:len(fr)]
 	a.x0, a.y0, a.dx, a.dy = x0, y0, x1-x0, y1-y0
-	return alongZ(&a, &fr[0], &out[0], n)
+	if m == 8 {
+		return alongZ(&a, &fr[0], &out[0], len(fr)&^7)
+	}
+	return alongY(&a, &fr[0], &out[0], len(fr)&^3)
 }
 
 // White writes to out[i] the plane's value at the pixel nearest card
@@ -80,15 +83,18 @@ func (t *Tiles) Along(x0, y0, x1, y1 float64, fr, out []float64) int {
 // that is behind the camera or outside the plane (vision's whiteness at a
 // projected point), or +Inf where the pixel's tile is not filled, with
 // the pixel's index (y·w + x) in idx[i], for the leading points it can:
-// it returns how many (all but the last len(u)%8; 0 where there is no
-// kernel). v, out and idx must be as long as u.
+// it returns how many (all but the last len(u)%8 by AVX-512, len(u)%4 by
+// AVX2; 0 where there is no kernel). v, out and idx must be as long as u.
 func (s *Sampler) White(t *Tiles, u, v, out []float64, idx []int32) int {
 	var a tileArgs
-	n := len(u) &^ 7
-	if n == 0 || !t.args(&a) {
+	m := sampleLanes()
+	if m == 0 || len(u) < m || !t.args(&a) {
 		return 0
 	}
 	v, out, idx = v[:len(u)], out[:len(u)], idx[:len(u)]
 	s.one, s.eps = 1, 1e-6
-	return nearestZ(s, &a, &u[0], &v[0], &out[0], &idx[0], n)
+	if m == 8 {
+		return nearestZ(s, &a, &u[0], &v[0], &out[0], &idx[0], len(u)&^7)
+	}
+	return nearestY(s, &a, &u[0], &v[0], &out[0], &idx[0], len(u)&^3)
 }

@@ -55,17 +55,16 @@ func (s *Sampler) nearestRef(t *Tiles, u, v float64) (float64, bool, int32) {
 }
 
 // checkReads checks a reader's result against the reference's values and
-// readiness: it must do every whole 8 points (none without a kernel),
-// give the reference's bits where the tiles are filled and +Inf where
-// not, and leave the rest alone.
-func checkReads(t *testing.T, what string, k int, out, want []float64, ready []bool) {
+// readiness: it must do every whole block of lanes points (none where
+// lanes is 0: no kernel), give the reference's bits where the tiles are
+// filled and +Inf where not, and leave the rest alone.
+func checkReads(t *testing.T, what string, k, lanes int, out, want []float64, ready []bool) {
 	t.Helper()
-	n := len(want)
-	if done := n &^ 7; !hasSampleZ {
-		if k != 0 {
-			t.Fatalf("%s: did %d points without a kernel", what, k)
-		}
-	} else if k != done {
+	n, done := len(want), 0
+	if lanes > 0 {
+		done = n - n%lanes
+	}
+	if k != done {
 		t.Fatalf("%s: did %d of %d points, want %d", what, k, n, done)
 	}
 	for i := 0; i < n; i++ {
@@ -87,7 +86,27 @@ func checkReads(t *testing.T, what string, k int, out, want []float64, ready []b
 // TestAlongExact: Tiles.Along gives frame.whitenessAt's bits along lines
 // inside, across and outside the plane, on its last row and column and
 // corners, and +Inf where a tile is not filled.
-func TestAlongExact(t *testing.T) {
+func TestAlongExact(t *testing.T) { testAlong(t, (*Tiles).Along, sampleLanes()) }
+
+// TestAlongYExact: the AVX2 kernel, called directly, does as
+// TestAlongExact checks.
+func TestAlongYExact(t *testing.T) {
+	if !hasSampleY {
+		t.Skip("no AVX2 here")
+	}
+	testAlong(t, func(tl *Tiles, x0, y0, x1, y1 float64, fr, out []float64) int {
+		var a tileArgs
+		if !tl.args(&a) {
+			t.Fatal("along: no room past the plane's ends")
+		}
+		a.x0, a.y0, a.dx, a.dy = x0, y0, x1-x0, y1-y0
+		return alongY(&a, &fr[0], &out[0], len(fr)&^3)
+	}, 4)
+}
+
+// testAlong checks along, a reader like Tiles.Along that reads every
+// whole block of lanes points, on random planes and lines.
+func testAlong(t *testing.T, along func(tl *Tiles, x0, y0, x1, y1 float64, fr, out []float64) int, lanes int) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := 0; trial < 3000; trial++ {
 		w, h := 1+rng.IntN(200), 1+rng.IntN(30)
@@ -117,20 +136,40 @@ func TestAlongExact(t *testing.T) {
 		for i := range out {
 			out[i] = 7777
 		}
-		k := tl.Along(x0, y0, x1, y1, fr, out)
+		k := along(tl, x0, y0, x1, y1, fr, out)
 		want, ready := make([]float64, n), make([]bool, n)
 		for i, f := range fr {
 			want[i], ready[i] = tl.alongRef(x0+f*(x1-x0), y0+f*(y1-y0))
 		}
-		checkReads(t, "along", k, out, want, ready)
+		checkReads(t, "along", k, lanes, out, want, ready)
 	}
 }
 
 // TestWhiteExact: Sampler.White gives vision's whiteness at projected
 // points, on the pixel grid, at half pixels (where rounding changes),
-// past the edges and far past them, and +Inf where a tile is not filled,
-// with the pixel's index.
-func TestWhiteExact(t *testing.T) {
+// past the edges and far past them, behind the camera, and +Inf where a
+// tile is not filled, with the pixel's index.
+func TestWhiteExact(t *testing.T) { testWhite(t, (*Sampler).White, sampleLanes()) }
+
+// TestWhiteYExact: the AVX2 kernel, called directly, does as
+// TestWhiteExact checks.
+func TestWhiteYExact(t *testing.T) {
+	if !hasSampleY {
+		t.Skip("no AVX2 here")
+	}
+	testWhite(t, func(s *Sampler, tl *Tiles, u, v, out []float64, idx []int32) int {
+		var a tileArgs
+		if !tl.args(&a) {
+			t.Fatal("nearest: no room past the plane's ends")
+		}
+		s.one, s.eps = 1, 1e-6
+		return nearestY(s, &a, &u[0], &v[0], &out[0], &idx[0], len(u)&^3)
+	}, 4)
+}
+
+// testWhite checks white, a reader like Sampler.White that reads every
+// whole block of lanes points, on random planes, cameras and points.
+func testWhite(t *testing.T, white func(s *Sampler, tl *Tiles, u, v, out []float64, idx []int32) int, lanes int) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := 0; trial < 2000; trial++ {
 		w, h := 1+rng.IntN(200), 1+rng.IntN(30)
@@ -140,38 +179,40 @@ func TestWhiteExact(t *testing.T) {
 		}
 		tl := randomTiles(rng, w, h, filled)
 		var s Sampler
-		if trial%2 == 0 { // pixel = card point: grid and half points
+		n := 8 + rng.IntN(80)
+		u, v := make([]float64, n), make([]float64, n)
+		switch trial % 4 {
+		case 0, 2: // pixel = card point: grid and half points
 			s.pixelCamera(1)
-		} else {
+			for i := range u {
+				u[i], v[i] = float64(rng.IntN(2*w+4))/2-1, float64(rng.IntN(2*h+4))/2-1
+				if rng.IntN(20) == 0 { // past what 32 bits hold
+					u[i] = 3e9
+				}
+			}
+		case 1:
 			a := rng.Float64() * 2 * math.Pi
 			ca, sa := math.Cos(a), math.Sin(a)
 			r := [3][3]float64{{ca, -sa, 0}, {sa, ca, 0}, {0, 0, 1}}
 			s.Camera(r, [3]float64{rng.Float64() * 5, rng.Float64() * 5, 20 + rng.Float64()*20}, 20, 20, float64(w)/2, float64(h)/2)
 			s.Plane(rng.Float64()*4-2, rng.Float64()*4-2, ca, sa, -sa, ca, rng.Float64()*3-2, r)
-		}
-		n := 8 + rng.IntN(80)
-		u, v := make([]float64, n), make([]float64, n)
-		for i := range u {
-			if trial%2 == 0 {
-				u[i], v[i] = float64(rng.IntN(2*w+4))/2-1, float64(rng.IntN(2*h+4))/2-1
-				if rng.IntN(20) == 0 { // past what 32 bits hold
-					u[i] = 3e9
-				}
-			} else {
+			for i := range u {
 				u[i], v[i] = rng.Float64()*40-20, rng.Float64()*40-20
 			}
+		default: // a camera tilted up to nearly the horizon, or the pixel camera
+			u, v = yPoints(rng, &s, w, h, n)
 		}
 		out := make([]float64, n)
 		for i := range out {
 			out[i] = 7777
 		}
 		idx := make([]int32, n)
-		k := s.White(tl, u, v, out, idx)
+		k := white(&s, tl, u, v, out, idx)
 		want, ready, wantIdx := make([]float64, n), make([]bool, n), make([]int32, n)
 		for i := range u {
 			want[i], ready[i], wantIdx[i] = s.nearestRef(tl, u[i], v[i])
 		}
-		checkReads(t, "nearest", k, out, want, ready)
+		checkReads(t, "nearest", k, lanes, out, want, ready)
 		for i := 0; i < k; i++ {
 			if !ready[i] && idx[i] != wantIdx[i] {
 				t.Fatalf("nearest: point %d needs pixel %d, said %d", i, wantIdx[i], idx[i])
