@@ -179,10 +179,10 @@ type BenchReport struct {
 }
 
 // Kernels says which kernels the detector runs on this processor: the
-// networks' (AVX-512, AVX2 or Go), the samplers' (pix.Sampler, the
-// whiteness plane's readers) and the card masks' (AVX-512 or Go), and the
-// whiteness plane's (AVX-512, AVX2 or Go; where it is Go there is no
-// plane). All give the same reads; only the time differs.
+// networks', the samplers' (pix.Sampler, the whiteness plane's readers),
+// the card masks' and the whiteness plane's (each AVX-512, AVX2 or Go;
+// where the whiteness kernel is Go there is no plane). All give the same
+// reads; only the time differs.
 func Kernels() string {
 	nets := "go"
 	switch {
@@ -191,13 +191,11 @@ func Kernels() string {
 	case cnn.SIMD:
 		nets = "avx2"
 	}
-	simd := func(on bool) string {
-		if on {
-			return "avx512"
-		}
-		return "go"
+	masks := "go"
+	if pix.FastMasks {
+		masks = pix.MaskKernel()
 	}
-	return fmt.Sprintf("networks %s, samplers %s, masks %s, whiteness %s", nets, simd(pix.FastSampling), simd(pix.FastMasks && pix.FastWhiteness), pix.WhitenessKernel())
+	return fmt.Sprintf("networks %s, samplers %s, masks %s, whiteness %s", nets, pix.SamplingKernel(), masks, pix.WhitenessKernel())
 }
 
 // ConfidenceSteps are the least confidences ByConfidence counts at.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"golang.org/x/sys/cpu"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/pix"
@@ -21,10 +22,19 @@ func TestKernels(t *testing.T) {
 	}
 	assert.Contains(t, k, want)
 	assert.Contains(t, k, "whiteness "+pix.WhitenessKernel())
+	assert.Contains(t, k, "masks "+pix.MaskKernel())
 	was := pix.FastSampling
 	defer func() { pix.FastSampling = was }()
 	pix.FastSampling = false
 	assert.Contains(t, Kernels(), "samplers go")
 	pix.FastSampling = true
-	assert.Contains(t, Kernels(), "samplers avx512")
+	switch s := pix.SamplingKernel(); {
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL:
+		assert.Equal(t, "avx512", s)
+	case cpu.X86.HasAVX2:
+		assert.Equal(t, "avx2", s)
+	default:
+		assert.Equal(t, "go", s)
+	}
+	assert.Contains(t, Kernels(), "samplers "+pix.SamplingKernel())
 }
