@@ -137,6 +137,13 @@ type Workspace struct {
 	dropScale float32
 	dropRng   *rand.Rand
 
+	// the compact layout's buffers per conv block (allocated on the first
+	// Forward that takes it): the input planes' shifted copies and the
+	// activations; compact is whether the last Forward took it, wide
+	// whether Forwards keep the wide layout (set by Backward)
+	shift, cact   [][]float32
+	compact, wide bool
+
 	// gradients (allocated on first Backward)
 	dpad  [][]float32
 	dkpad [][]float32
@@ -165,6 +172,14 @@ func (n *Net) NewWorkspace() *Workspace {
 	return ws
 }
 
+// allocCompact allocates the compact layout's buffers.
+func (ws *Workspace) allocCompact() {
+	for _, cv := range ws.net.convs {
+		ws.shift = append(ws.shift, make([]float32, 3*cv.in*compactLen(cv.side)))
+		ws.cact = append(ws.cact, make([]float32, cv.out*compactWide(cv.side)))
+	}
+}
+
 // SetDropout makes Forward drop each hidden unit with probability p (and
 // scale the others by 1/(1-p)), drawing from rng; p = 0 turns it off.
 // Use it for training only.
@@ -191,6 +206,43 @@ func tapOffsets(ps, base, sign int) [9]int {
 // wide row (see Forward) stays inside the plane.
 func planeLen(side int) int { return (side+2)*(side+2) + 2 }
 
+// The compact layout (Forward's where the AVX2 kernels run): a conv
+// block's outputs are each channel's side×side values in rows side long,
+// compactWide(side) apart (whole vectors of 8); its input planes are each
+// three column-shifted copies (shiftPlanes), compactLen(side) values
+// apart, so that the taps of a run of outputs are runs of each copy. The
+// wide layout computes side+2 values a row, two of them padding that no
+// one reads: a third more work on a side of 6, a sixth on 12.
+func compactWide(side int) int { return (side*side + 7) &^ 7 }
+
+// compactLen is the length of one column-shifted copy of an input plane:
+// side+2 rows of side values (a row of zeros above and below) and the
+// slack that the last vector's taps read past them.
+func compactLen(side int) int { return (side+2)*side + 8 }
+
+// shiftPlanes writes the three column-shifted copies of each of the nin
+// side×side planes of in (row-major) to sh, each copy compactLen(side)
+// values long: copy dx holds at row y+1, column x the plane's value at
+// row y, column x+dx-1 (0 outside the plane), so that tap (dy, dx) of
+// output j = y·side+x is copy dx's value j + dy·side. The copies' first
+// and last rows and their slack are never written: zero as allocated.
+func shiftPlanes(sh, in []float32, side, nin int) {
+	third, ss := compactLen(side), side*side
+	for c := 0; c < nin; c++ {
+		p := in[c*ss : (c+1)*ss]
+		s0 := sh[3*c*third : 3*c*third+third]
+		s1 := sh[(3*c+1)*third : (3*c+1)*third+third]
+		s2 := sh[(3*c+2)*third : (3*c+2)*third+third]
+		copy(s1[side:side+ss], p)
+		copy(s0[side+1:side+ss], p[:ss-1])
+		copy(s2[side:side+ss-1], p[1:])
+		for y := 1; y <= side; y++ {
+			s0[y*side] = 0        // column -1
+			s2[y*side+side-1] = 0 // column side
+		}
+	}
+}
+
 // ErrInput is returned when an input tensor has the wrong length.
 var ErrInput = errors.New("cnn: input has the wrong length")
 
@@ -202,7 +254,21 @@ func (ws *Workspace) Forward(x []float32) error {
 		return fmt.Errorf("%w: %d values, want %d", ErrInput, len(x), n.InputLen())
 	}
 	in := x
+	// the compact layout where the AVX2 kernels run, for inference (a
+	// workspace that has been through Backward, or drops hidden units,
+	// keeps the wide layout, which Backward reads)
+	ws.compact = SIMDY && !ws.wide && ws.drop == 0
 	for l, cv := range n.convs {
+		if ws.compact {
+			if ws.shift == nil {
+				ws.allocCompact()
+			}
+			shiftPlanes(ws.shift[l], in, cv.side, cv.in)
+			convReluLayerYC(ws.cact[l], ws.shift[l], cv.in, cv.side, cv.w, cv.b, cv.out)
+			pool2(ws.pool[l], ws.cact[l], cv.side/2, cv.side, cv.out, compactWide(cv.side))
+			in = ws.pool[l]
+			continue
+		}
 		s, ps := cv.side, cv.side+2
 		pst, wide := planeLen(s), s*ps
 		pad := ws.pad[l]

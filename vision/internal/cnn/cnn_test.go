@@ -576,3 +576,35 @@ func normals(rng *rand.Rand, k int) []float32 {
 	}
 	return v
 }
+
+// TestShiftPlanes checks the column-shifted copies against their
+// definition, value by value, with the rows above and below and the
+// slack zero, for planes of several sides, written twice over (as a
+// workspace's buffers are).
+func TestShiftPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, side := range []int{1, 2, 3, 6, 12, 32} {
+		const nin = 3
+		third := compactLen(side)
+		sh := make([]float32, 3*nin*third)
+		for range 2 {
+			in := normals(rng, nin*side*side)
+			shiftPlanes(sh, in, side, nin)
+			for c := 0; c < nin; c++ {
+				for dx := 0; dx < 3; dx++ {
+					cp := sh[(3*c+dx)*third : (3*c+dx+1)*third]
+					for i, v := range cp {
+						y, x := i/side-1, i%side+dx-1
+						want := float32(0)
+						if i < (side+2)*side && y >= 0 && y < side && x >= 0 && x < side {
+							want = in[c*side*side+y*side+x]
+						}
+						if v != want {
+							t.Fatalf("side %d, plane %d, copy %d: [%d] = %v, want %v", side, c, dx, i, v, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

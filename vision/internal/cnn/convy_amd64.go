@@ -46,6 +46,48 @@ func convY1x2(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int
 //go:noescape
 func convY1x3(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32)
 
+//go:noescape
+func convYC6x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC6x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC4x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC4x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC4x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC3x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC3x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC3x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC2x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC2x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC2x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC1x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC1x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
+//go:noescape
+func convYC1x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+
 // yKernels[v] lists the AVX2 kernels for runs of v vectors, most
 // channels first.
 var yKernels = [...][]yKernel{
@@ -53,4 +95,13 @@ var yKernels = [...][]yKernel{
 	{{6, convY6x1}, {4, convY4x1}, {3, convY3x1}, {2, convY2x1}, {1, convY1x1}},
 	{{6, convY6x2}, {4, convY4x2}, {3, convY3x2}, {2, convY2x2}, {1, convY1x2}},
 	{{4, convY4x3}, {3, convY3x3}, {2, convY2x3}, {1, convY1x3}},
+}
+
+// ycKernels[v] lists the compact-layout AVX2 kernels for runs of v
+// vectors, most channels first.
+var ycKernels = [...][]ycKernel{
+	{},
+	{{6, convYC6x1}, {4, convYC4x1}, {3, convYC3x1}, {2, convYC2x1}, {1, convYC1x1}},
+	{{6, convYC6x2}, {4, convYC4x2}, {3, convYC3x2}, {2, convYC2x2}, {1, convYC1x2}},
+	{{4, convYC4x3}, {3, convYC3x3}, {2, convYC2x3}, {1, convYC1x3}},
 }

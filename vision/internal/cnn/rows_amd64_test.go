@@ -288,3 +288,73 @@ func TestDotRowsWT(t *testing.T) {
 		t.Fatal("a training step kept the dense layout of the old weights")
 	}
 }
+
+// TestForwardCompact checks Forward in the compact layout (the AVX2
+// kernels' for inference) against the wide layout, bit for bit in every
+// pooled value and class probability, for networks of many shapes (sides
+// 2 to 32 with one to three conv blocks, one to twelve input planes,
+// channel counts that leave every kind of remainder, with and without
+// GAP); and that Backward after a compact Forward gives the gradients it
+// gives after a wide one, and keeps the workspace wide.
+func TestForwardCompact(t *testing.T) {
+	if !SIMDY {
+		t.Skip("the compact layout runs where the AVX2 kernels do (AVX2 without AVX-512)")
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	archs := []Arch{
+		{InC: 12, Side: 12, Convs: []int{48, 96}, Hidden: 128, Classes: 8},
+		{InC: 1, Side: 32, Convs: []int{16, 32, 64}, Hidden: 64, Classes: 6},
+		{InC: 3, Side: 12, Convs: []int{32, 64}, Hidden: 64, Classes: 4},
+		{InC: 12, Side: 24, Convs: []int{32, 64, 96}, Hidden: 128, Classes: 8},
+		{InC: 2, Side: 8, Convs: []int{5, 7, 13}, Hidden: 9, Classes: 3},
+		{InC: 1, Side: 4, Convs: []int{3}, Hidden: 4, Classes: 2},
+		{InC: 5, Side: 16, Convs: []int{7, 11}, Hidden: 16, Classes: 5, GAP: true},
+		{InC: 1, Side: 2, Convs: []int{1}, Hidden: 2, Classes: 2},
+	}
+	for _, a := range archs {
+		n, err := New(a, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = reread(t, n)
+		var x []float32
+		cw, ww := n.NewWorkspace(), n.NewWorkspace()
+		ww.wide = true
+		for range 2 { // the buffers' second use too
+			x = normals(rng, n.InputLen())
+			if err := cw.Forward(x); err != nil {
+				t.Fatal(err)
+			}
+			if err := ww.Forward(x); err != nil {
+				t.Fatal(err)
+			}
+			if !cw.compact || ww.compact {
+				t.Fatalf("%+v: compact %v and %v, want true and false", a, cw.compact, ww.compact)
+			}
+			for l := range n.convs {
+				for i, v := range cw.pool[l] {
+					if math.Float32bits(v) != math.Float32bits(ww.pool[l][i]) {
+						t.Fatalf("%+v: block %d pooled [%d] = %v, want %v", a, l, i, v, ww.pool[l][i])
+					}
+				}
+			}
+			for j, p := range cw.Prob {
+				if math.Float32bits(p) != math.Float32bits(ww.Prob[j]) {
+					t.Fatalf("%+v: class %d = %v, want %v", a, j, p, ww.Prob[j])
+				}
+			}
+		}
+		gc, gw := n.NewGrads(), n.NewGrads()
+		lc, lw := cw.Backward(x, 1, gc), ww.Backward(x, 1, gw)
+		if lc != lw || !cw.wide || cw.compact {
+			t.Fatalf("%+v: loss %v after a compact Forward, %v after a wide one; wide %v compact %v", a, lc, lw, cw.wide, cw.compact)
+		}
+		for i := range gc.g {
+			for k, v := range gc.g[i] {
+				if math.Float32bits(v) != math.Float32bits(gw.g[i][k]) {
+					t.Fatalf("%+v: gradient block %d [%d] = %v, want %v", a, i, k, v, gw.g[i][k])
+				}
+			}
+		}
+	}
+}

@@ -31,6 +31,15 @@ func (gr *Grads) Zero() {
 // Forward against class label, and returns that loss.
 func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 	n := ws.net
+	if ws.compact {
+		// The last Forward took the compact layout: do it again in the
+		// wide one, which the gradients read (same bits, no dropout),
+		// and keep to it from now on.
+		ws.wide = true
+		if err := ws.Forward(x); err != nil {
+			return math.NaN()
+		}
+	}
 	if ws.dhid == nil {
 		for l := range n.convs {
 			ws.dpad = append(ws.dpad, make([]float32, len(ws.pad[l])))

@@ -91,6 +91,25 @@ func pool2Go(dst, src []float32, h, ps, nch, wide int) {
 	}
 }
 
+// convCompactGo is convReluLayerYC in Go: each output the bias plus, for
+// each input plane and tap in order, the weight times copy dx's value
+// dy rows down, then the ReLU (a separate multiply and add, as convReluGo
+// does them: not the bits of the kernels' fused multiply-adds).
+func convCompactGo(act, sh []float32, nin, side int, w, b []float32, nout int) {
+	third, wide := compactLen(side), compactWide(side)
+	for k := 0; k < nout; k++ {
+		for j := 0; j < side*side; j++ {
+			sum := b[k]
+			for c := 0; c < nin; c++ {
+				for t := 0; t < 9; t++ {
+					sum += float32(w[(k*nin+c)*9+t] * sh[c*3*third+(t%3)*third+(t/3)*side+j])
+				}
+			}
+			act[k*wide+j] = max(sum, 0)
+		}
+	}
+}
+
 // convReluEach computes all nout output channels of a conv block, each
 // wide values of act, with one convRelu per channel.
 func convReluEach(act, pad []float32, pst, nin, ps int, w, b []float32, nout, wide int) {

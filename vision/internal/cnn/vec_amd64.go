@@ -317,6 +317,48 @@ func convReluLayerY(act, pad []float32, pst, nin, ps int, w, b []float32, nout, 
 //go:noescape
 func dotRows32Z(acc *[128]float32, x, wt *float32, nb int)
 
+// ycKernel is one of the compact-layout AVX2 kernels gen_rows.go writes:
+// c output channels over a run of vectors of 8 outputs.
+type ycKernel struct {
+	c int
+	f func(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+}
+
+// convReluLayerYC is convReluLayerY over the compact layout: the output
+// channels each wide = compactWide(side) values of act, output j being
+// row j/side, column j%side (the values from side² on are not outputs);
+// the input planes each as their three column-shifted copies in sh
+// (shiftPlanes: third = compactLen(side) values apart, 3·third a plane).
+// No padding column is computed, and each output gets the same operations
+// in the same order as in the wide layout (same bits).
+func convReluLayerYC(act, sh []float32, nin, side int, w, b []float32, nout int) {
+	third, wide := compactLen(side), compactWide(side)
+	// everything the kernels read and write, bounds-checked here
+	_ = sh[(nin-1)*3*third+2*third+2*side+wide-1]
+	_ = act[nout*wide-1]
+	_ = w[nout*nin*9-1]
+	_ = b[nout-1]
+	maxV := len(ycKernels) - 1
+	nv := wide / 8
+	nb := (nv + maxV - 1) / maxV
+	for v0, bi := 0, 0; bi < nb; bi++ {
+		v := (nv - v0 + nb - bi - 1) / (nb - bi)
+		ks := ycKernels[v]
+		for k := 0; k < nout; {
+			kk := ks[len(ks)-1] // the most channels that are left
+			for _, c := range ks {
+				if c.c <= nout-k {
+					kk = c
+					break
+				}
+			}
+			kk.f(&act[k*wide+8*v0], &sh[8*v0], wide, 3*third, nin, side, third, &w[k*nin*9], nin*9, &b[k])
+			k += kk.c
+		}
+		v0 += v
+	}
+}
+
 //go:noescape
 func dotRows16Y(acc *[64]float32, x, wt *float32, nb int)
 

@@ -12,6 +12,16 @@ const SIMD = false
 // SIMDZ reports whether the forward pass uses AVX-512 kernels.
 const SIMDZ = false
 
+// SIMDY reports whether the forward pass uses the AVX2 kernels of
+// several channels a call.
+const SIMDY = false
+
+// convReluLayerYC: no compact kernels here (Forward takes the compact
+// layout only where SIMDY is true), the Go loops.
+func convReluLayerYC(act, sh []float32, nin, side int, w, b []float32, nout int) {
+	convCompactGo(act, sh, nin, side, w, b, nout)
+}
+
 func conv9(dst, src []float32, off *[9]int, w *[9]float32) { conv9Go(dst, src, off, w) }
 
 func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
