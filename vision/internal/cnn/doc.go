@@ -22,5 +22,11 @@
 // assist per operation on many Intel processors: trained networks have
 // many such weights, and without the flush a forward pass ran two to
 // three times slower there. GODEBUG=cpu.avx512f=off leaves the AVX-512
-// kernels out.
+// kernels out. Where there is AVX2 but no AVX-512 (a processor before
+// Zen 4, or a virtual machine that hides it), the convolutions also do
+// several output channels a call (convy_amd64.s, from gen_rows.go), the
+// dense layer 16 rows a call (densey_amd64.s), and inference uses a
+// compact layout that computes no padding columns (Forward; the input
+// planes as three column-shifted copies, shiftPlanes): the same bits
+// again (TestConvReluLayer, TestDotRowsWT, TestForwardCompact).
 package cnn
