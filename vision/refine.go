@@ -131,11 +131,14 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 		}
 	}
 	side := int(math.Round(probeSide / step))
-	for i := range str {
-		str[i] = math.Inf(-1)
-		if i >= side && i < n-side {
-			str[i] = min(buf[i]-buf[i-side], buf[i]-buf[i+side])
+	// (only str[side:n-side] is read below; the values are finite and
+	// never -0, so the smaller by < is min's)
+	for i := side; i < n-side; i++ {
+		a, b := buf[i]-buf[i-side], buf[i]-buf[i+side]
+		if b < a {
+			a = b
 		}
+		str[i] = a
 	}
 	for i := side; i < n-side; i++ {
 		if str[i] < minRidge {
