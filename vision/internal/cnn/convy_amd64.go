@@ -47,46 +47,46 @@ func convY1x2(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int
 func convY1x3(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32)
 
 //go:noescape
-func convYC6x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC6x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC6x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC6x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC4x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC4x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC4x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC4x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC4x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC4x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC3x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC3x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC3x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC3x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC3x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC3x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC2x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC2x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC2x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC2x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC2x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC2x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC1x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC1x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC1x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC1x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 //go:noescape
-func convYC1x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+func convYC1x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 
 // yKernels[v] lists the AVX2 kernels for runs of v vectors, most
 // channels first.

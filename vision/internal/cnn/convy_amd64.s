@@ -16,14 +16,14 @@ TEXT ·convY6x1(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -188,14 +188,14 @@ TEXT ·convY6x2(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -441,14 +441,14 @@ TEXT ·convY4x1(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -571,14 +571,14 @@ TEXT ·convY4x2(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -758,14 +758,14 @@ TEXT ·convY4x3(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1002,14 +1002,14 @@ TEXT ·convY3x1(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1109,14 +1109,14 @@ TEXT ·convY3x2(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1261,14 +1261,14 @@ TEXT ·convY3x3(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1458,14 +1458,14 @@ TEXT ·convY2x1(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1544,14 +1544,14 @@ TEXT ·convY2x2(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1663,14 +1663,14 @@ TEXT ·convY2x3(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1815,14 +1815,14 @@ TEXT ·convY1x1(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1880,14 +1880,14 @@ TEXT ·convY1x2(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -1966,14 +1966,14 @@ TEXT ·convY1x3(SB), NOSPLIT, $8-72
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ ps+40(FP), R9
 	SHLQ $2, R9
 	LEAQ (SI)(R9*1), R10
 	LEAQ (R10)(R9*1), R11
-	MOVQ w+48(FP), R12
 	MOVQ wstride+56(FP), R13
 	SHLQ $2, R13
+	MOVQ nin+32(FP), CX
+	MOVQ w+48(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+64(FP), AX
@@ -2062,10 +2062,12 @@ plane:
 	VZEROUPPER
 	RET
 
-// func convYC6x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC6x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 6 output channels (wide values apart in dst, wstride weights apart in
-// w) over 1 vectors of 8 outputs of the compact layout.
-TEXT ·convYC6x1(SB), NOSPLIT, $8-80
+// w) over runs runs of 1 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC6x1(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -2073,16 +2075,23 @@ TEXT ·convYC6x1(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -2232,14 +2241,20 @@ plane:
 	VMOVUPS Y4, 0(AX)(DX*1)
 	VMAXPS Y5, Y6, Y5
 	VMOVUPS Y5, 0(AX)(DX*2)
+	ADDQ $32, DI
+	ADDQ $32, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC6x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC6x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 6 output channels (wide values apart in dst, wstride weights apart in
-// w) over 2 vectors of 8 outputs of the compact layout.
-TEXT ·convYC6x2(SB), NOSPLIT, $8-80
+// w) over runs runs of 2 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC6x2(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -2247,16 +2262,23 @@ TEXT ·convYC6x2(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -2487,14 +2509,20 @@ plane:
 	VMOVUPS Y10, 0(AX)(DX*2)
 	VMAXPS Y11, Y12, Y11
 	VMOVUPS Y11, 32(AX)(DX*2)
+	ADDQ $64, DI
+	ADDQ $64, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC4x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC4x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 4 output channels (wide values apart in dst, wstride weights apart in
-// w) over 1 vectors of 8 outputs of the compact layout.
-TEXT ·convYC4x1(SB), NOSPLIT, $8-80
+// w) over runs runs of 1 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC4x1(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -2502,16 +2530,23 @@ TEXT ·convYC4x1(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -2619,14 +2654,20 @@ plane:
 	VMOVUPS Y2, 0(DI)(DX*2)
 	VMAXPS Y3, Y4, Y3
 	VMOVUPS Y3, 0(AX)
+	ADDQ $32, DI
+	ADDQ $32, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC4x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC4x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 4 output channels (wide values apart in dst, wstride weights apart in
-// w) over 2 vectors of 8 outputs of the compact layout.
-TEXT ·convYC4x2(SB), NOSPLIT, $8-80
+// w) over runs runs of 2 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC4x2(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -2634,16 +2675,23 @@ TEXT ·convYC4x2(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -2808,14 +2856,20 @@ plane:
 	VMOVUPS Y6, 0(AX)
 	VMAXPS Y7, Y8, Y7
 	VMOVUPS Y7, 32(AX)
+	ADDQ $64, DI
+	ADDQ $64, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC4x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC4x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 4 output channels (wide values apart in dst, wstride weights apart in
-// w) over 3 vectors of 8 outputs of the compact layout.
-TEXT ·convYC4x3(SB), NOSPLIT, $8-80
+// w) over runs runs of 3 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC4x3(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -2823,16 +2877,23 @@ TEXT ·convYC4x3(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3054,14 +3115,20 @@ plane:
 	VMOVUPS Y10, 32(AX)
 	VMAXPS Y11, Y12, Y11
 	VMOVUPS Y11, 64(AX)
+	ADDQ $96, DI
+	ADDQ $96, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC3x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC3x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 3 output channels (wide values apart in dst, wstride weights apart in
-// w) over 1 vectors of 8 outputs of the compact layout.
-TEXT ·convYC3x1(SB), NOSPLIT, $8-80
+// w) over runs runs of 1 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC3x1(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3069,16 +3136,23 @@ TEXT ·convYC3x1(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3163,14 +3237,20 @@ plane:
 	VMOVUPS Y1, 0(DI)(DX*1)
 	VMAXPS Y2, Y3, Y2
 	VMOVUPS Y2, 0(DI)(DX*2)
+	ADDQ $32, DI
+	ADDQ $32, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC3x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC3x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 3 output channels (wide values apart in dst, wstride weights apart in
-// w) over 2 vectors of 8 outputs of the compact layout.
-TEXT ·convYC3x2(SB), NOSPLIT, $8-80
+// w) over runs runs of 2 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC3x2(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3178,16 +3258,23 @@ TEXT ·convYC3x2(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3317,14 +3404,20 @@ plane:
 	VMOVUPS Y4, 0(DI)(DX*2)
 	VMAXPS Y5, Y6, Y5
 	VMOVUPS Y5, 32(DI)(DX*2)
+	ADDQ $64, DI
+	ADDQ $64, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC3x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC3x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 3 output channels (wide values apart in dst, wstride weights apart in
-// w) over 3 vectors of 8 outputs of the compact layout.
-TEXT ·convYC3x3(SB), NOSPLIT, $8-80
+// w) over runs runs of 3 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC3x3(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3332,16 +3425,23 @@ TEXT ·convYC3x3(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3516,14 +3616,20 @@ plane:
 	VMOVUPS Y7, 32(DI)(DX*2)
 	VMAXPS Y8, Y9, Y8
 	VMOVUPS Y8, 64(DI)(DX*2)
+	ADDQ $96, DI
+	ADDQ $96, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC2x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC2x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 2 output channels (wide values apart in dst, wstride weights apart in
-// w) over 1 vectors of 8 outputs of the compact layout.
-TEXT ·convYC2x1(SB), NOSPLIT, $8-80
+// w) over runs runs of 1 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC2x1(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3531,16 +3637,23 @@ TEXT ·convYC2x1(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3604,14 +3717,20 @@ plane:
 	VMOVUPS Y0, 0(DI)
 	VMAXPS Y1, Y2, Y1
 	VMOVUPS Y1, 0(DI)(DX*1)
+	ADDQ $32, DI
+	ADDQ $32, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC2x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC2x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 2 output channels (wide values apart in dst, wstride weights apart in
-// w) over 2 vectors of 8 outputs of the compact layout.
-TEXT ·convYC2x2(SB), NOSPLIT, $8-80
+// w) over runs runs of 2 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC2x2(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3619,16 +3738,23 @@ TEXT ·convYC2x2(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3725,14 +3851,20 @@ plane:
 	VMOVUPS Y2, 0(DI)(DX*1)
 	VMAXPS Y3, Y4, Y3
 	VMOVUPS Y3, 32(DI)(DX*1)
+	ADDQ $64, DI
+	ADDQ $64, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC2x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC2x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 2 output channels (wide values apart in dst, wstride weights apart in
-// w) over 3 vectors of 8 outputs of the compact layout.
-TEXT ·convYC2x3(SB), NOSPLIT, $8-80
+// w) over runs runs of 3 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC2x3(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3740,16 +3872,23 @@ TEXT ·convYC2x3(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3879,14 +4018,20 @@ plane:
 	VMOVUPS Y4, 32(DI)(DX*1)
 	VMAXPS Y5, Y6, Y5
 	VMOVUPS Y5, 64(DI)(DX*1)
+	ADDQ $96, DI
+	ADDQ $96, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC1x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC1x1(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 1 output channels (wide values apart in dst, wstride weights apart in
-// w) over 1 vectors of 8 outputs of the compact layout.
-TEXT ·convYC1x1(SB), NOSPLIT, $8-80
+// w) over runs runs of 1 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC1x1(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3894,16 +4039,23 @@ TEXT ·convYC1x1(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -3946,14 +4098,20 @@ plane:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
 	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC1x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC1x2(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 1 output channels (wide values apart in dst, wstride weights apart in
-// w) over 2 vectors of 8 outputs of the compact layout.
-TEXT ·convYC1x2(SB), NOSPLIT, $8-80
+// w) over runs runs of 2 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC1x2(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -3961,16 +4119,23 @@ TEXT ·convYC1x2(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -4034,14 +4199,20 @@ plane:
 	VMOVUPS Y0, 0(DI)
 	VMAXPS Y1, Y2, Y1
 	VMOVUPS Y1, 32(DI)
+	ADDQ $64, DI
+	ADDQ $64, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET
 
-// func convYC1x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)
+// func convYC1x3(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)
 // 1 output channels (wide values apart in dst, wstride weights apart in
-// w) over 3 vectors of 8 outputs of the compact layout.
-TEXT ·convYC1x3(SB), NOSPLIT, $8-80
+// w) over runs runs of 3 vectors of 8 outputs of the compact layout, one
+// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs
+// left at 16, third in bytes at 24.
+TEXT ·convYC1x3(SB), NOSPLIT, $32-88
 	FLUSH_ON
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -4049,16 +4220,23 @@ TEXT ·convYC1x3(SB), NOSPLIT, $8-80
 	SHLQ $2, DX
 	MOVQ pst+24(FP), R8
 	SHLQ $2, R8
-	MOVQ nin+32(FP), CX
 	MOVQ side+40(FP), R9
 	SHLQ $2, R9
-	MOVQ third+48(FP), R10
-	SHLQ $2, R10
-	LEAQ (SI)(R10*2), R11
-	ADDQ SI, R10
-	MOVQ w+56(FP), R12
+	MOVQ SI, 8(SP)
+	MOVQ runs+80(FP), AX
+	MOVQ AX, 16(SP)
+	MOVQ third+48(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 24(SP)
 	MOVQ wstride+64(FP), R13
 	SHLQ $2, R13
+run:
+	MOVQ 8(SP), SI
+	MOVQ 24(SP), R10
+	LEAQ (SI)(R10*2), R11
+	ADDQ SI, R10
+	MOVQ nin+32(FP), CX
+	MOVQ w+56(FP), R12
 	LEAQ (R12)(R13*2), BX
 	ADDQ R13, BX
 	MOVQ bias+72(FP), AX
@@ -4143,6 +4321,10 @@ plane:
 	VMOVUPS Y1, 32(DI)
 	VMAXPS Y2, Y3, Y2
 	VMOVUPS Y2, 64(DI)
+	ADDQ $96, DI
+	ADDQ $96, 8(SP)
+	DECQ 16(SP)
+	JNZ run
 	FLUSH_OFF
 	VZEROUPPER
 	RET

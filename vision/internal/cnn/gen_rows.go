@@ -462,7 +462,7 @@ func yMain() {
 					continue
 				}
 				if compact {
-					fmt.Fprintf(&g, "//go:noescape\nfunc %s(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)\n\n", ykname(c, v, compact))
+					fmt.Fprintf(&g, "//go:noescape\nfunc %s(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)\n\n", ykname(c, v, compact))
 				} else {
 					fmt.Fprintf(&g, "//go:noescape\nfunc %s(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32)\n\n", ykname(c, v, compact))
 				}
@@ -517,9 +517,9 @@ func ykernel(s *bytes.Buffer, c, v int, compact bool) {
 	oAddr := func(ch, off int) string { return chanAddr("DI", "AX", "DX", ch, off) }
 	name := ykname(c, v, compact)
 	if compact {
-		fmt.Fprintf(s, "\n// func %s(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32)\n", name)
-		fmt.Fprintf(s, "// %d output channels (wide values apart in dst, wstride weights apart in\n// w) over %d vectors of 8 outputs of the compact layout.\n", c, v)
-		fmt.Fprintf(s, "TEXT ·%s(SB), NOSPLIT, $8-80\n", name)
+		fmt.Fprintf(s, "\n// func %s(dst, src *float32, wide, pst, nin, side, third int, w *float32, wstride int, bias *float32, runs int)\n", name)
+		fmt.Fprintf(s, "// %d output channels (wide values apart in dst, wstride weights apart in\n// w) over runs runs of %d vectors of 8 outputs of the compact layout, one\n// after the other. The frame: MXCSR at 0-7, the run's src at 8, the runs\n// left at 16, third in bytes at 24.\n", c, v)
+		fmt.Fprintf(s, "TEXT ·%s(SB), NOSPLIT, $32-88\n", name)
 	} else {
 		fmt.Fprintf(s, "\n// func %s(dst, src *float32, wide, pst, nin, ps int, w *float32, wstride int, bias *float32)\n", name)
 		fmt.Fprintf(s, "// %d output channels (wide values apart in dst, wstride weights apart in\n// w) over %d vectors of 8 outputs.\n", c, v)
@@ -532,14 +532,22 @@ func ykernel(s *bytes.Buffer, c, v int, compact bool) {
 	p("SHLQ $2, DX")
 	p("MOVQ pst+24(FP), R8")
 	p("SHLQ $2, R8")
-	p("MOVQ nin+32(FP), CX")
 	arg := 48 // the offset of w
 	if compact {
 		arg = 56
 		p("MOVQ side+40(FP), R9")
 		p("SHLQ $2, R9")
-		p("MOVQ third+48(FP), R10")
-		p("SHLQ $2, R10")
+		p("MOVQ SI, 8(SP)")
+		p("MOVQ runs+80(FP), AX")
+		p("MOVQ AX, 16(SP)")
+		p("MOVQ third+48(FP), AX")
+		p("SHLQ $2, AX")
+		p("MOVQ AX, 24(SP)")
+		p("MOVQ wstride+%d(FP), R13", arg+8)
+		p("SHLQ $2, R13")
+		s.WriteString("run:\n")
+		p("MOVQ 8(SP), SI")
+		p("MOVQ 24(SP), R10")
 		p("LEAQ (SI)(R10*2), R11")
 		p("ADDQ SI, R10")
 	} else {
@@ -547,10 +555,11 @@ func ykernel(s *bytes.Buffer, c, v int, compact bool) {
 		p("SHLQ $2, R9")
 		p("LEAQ (SI)(R9*1), R10")
 		p("LEAQ (R10)(R9*1), R11")
+		p("MOVQ wstride+%d(FP), R13", arg+8)
+		p("SHLQ $2, R13")
 	}
+	p("MOVQ nin+32(FP), CX")
 	p("MOVQ w+%d(FP), R12", arg)
-	p("MOVQ wstride+%d(FP), R13", arg+8)
-	p("SHLQ $2, R13")
 	p("LEAQ (R12)(R13*2), BX")
 	p("ADDQ R13, BX")
 	p("MOVQ bias+%d(FP), AX", arg+16)
@@ -600,6 +609,13 @@ func ykernel(s *bytes.Buffer, c, v int, compact bool) {
 			p("VMAXPS %s, %s, %s", acc(ch, k), zero, acc(ch, k))
 			p("VMOVUPS %s, %s", acc(ch, k), oAddr(ch, 32*k))
 		}
+	}
+	if compact {
+		// the next run: v vectors on in dst and in the copies
+		p("ADDQ $%d, DI", 32*v)
+		p("ADDQ $%d, 8(SP)", 32*v)
+		p("DECQ 16(SP)")
+		p("JNZ run")
 	}
 	p("FLUSH_OFF")
 	p("VZEROUPPER")
