@@ -1,6 +1,7 @@
 package cnn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -46,5 +47,22 @@ func BenchmarkForwardBackward(b *testing.B) {
 			b.Fatal(err)
 		}
 		ws.Backward(x, 2, gr)
+	}
+}
+
+// BenchmarkShiftPlanes is the compact layout's column-shifted copies of a
+// conv block's input planes, for the cell networks' blocks (the height
+// CNNs' 12 planes of 12x12 and 48 of 6x6, the pip CNNs' 1 of 32x32, 16 of
+// 16x16 and 32 of 8x8).
+func BenchmarkShiftPlanes(b *testing.B) {
+	for _, c := range []struct{ side, nin int }{{12, 12}, {6, 48}, {32, 1}, {16, 16}, {8, 32}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		in := normals(rng, c.nin*c.side*c.side)
+		sh := make([]float32, 3*c.nin*compactLen(c.side))
+		b.Run(fmt.Sprintf("%dx%dx%d", c.nin, c.side, c.side), func(b *testing.B) {
+			for b.Loop() {
+				shiftPlanes(sh, in, c.side, c.nin)
+			}
+		})
 	}
 }

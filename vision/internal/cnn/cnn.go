@@ -220,13 +220,13 @@ func compactWide(side int) int { return (side*side + 7) &^ 7 }
 // slack that the last vector's taps read past them.
 func compactLen(side int) int { return (side+2)*side + 8 }
 
-// shiftPlanes writes the three column-shifted copies of each of the nin
+// shiftPlanesGo writes the three column-shifted copies of each of the nin
 // side×side planes of in (row-major) to sh, each copy compactLen(side)
 // values long: copy dx holds at row y+1, column x the plane's value at
 // row y, column x+dx-1 (0 outside the plane), so that tap (dy, dx) of
 // output j = y·side+x is copy dx's value j + dy·side. The copies' first
 // and last rows and their slack are never written: zero as allocated.
-func shiftPlanes(sh, in []float32, side, nin int) {
+func shiftPlanesGo(sh, in []float32, side, nin int) {
 	third, ss := compactLen(side), side*side
 	for c := 0; c < nin; c++ {
 		p := in[c*ss : (c+1)*ss]

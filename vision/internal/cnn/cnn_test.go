@@ -577,10 +577,11 @@ func normals(rng *rand.Rand, k int) []float32 {
 	return v
 }
 
-// TestShiftPlanes checks the column-shifted copies against their
-// definition, value by value, with the rows above and below and the
-// slack zero, for planes of several sides, written twice over (as a
-// workspace's buffers are).
+// TestShiftPlanes checks the column-shifted copies (shiftPlanes, by the
+// AVX2 kernel where there is one) against the Go code and against their
+// definition, value by value, with the rows above and below and the slack
+// zero, for planes of several sides, written twice over (as a workspace's
+// buffers are).
 func TestShiftPlanes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, side := range []int{1, 2, 3, 6, 12, 32} {
@@ -590,6 +591,13 @@ func TestShiftPlanes(t *testing.T) {
 		for range 2 {
 			in := normals(rng, nin*side*side)
 			shiftPlanes(sh, in, side, nin)
+			ref := make([]float32, len(sh))
+			shiftPlanesGo(ref, in, side, nin)
+			for i := range sh {
+				if sh[i] != ref[i] {
+					t.Fatalf("side %d: [%d] = %v, the Go code's %v", side, i, sh[i], ref[i])
+				}
+			}
 			for c := 0; c < nin; c++ {
 				for dx := 0; dx < 3; dx++ {
 					cp := sh[(3*c+dx)*third : (3*c+dx+1)*third]

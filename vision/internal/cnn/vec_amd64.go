@@ -365,6 +365,37 @@ func convReluLayerYC(act, sh []float32, nin, side int, w, b []float32, nout int)
 }
 
 //go:noescape
+func shiftY(d0, d1, d2, in *float32, n int)
+
+// shiftPlanes is shiftPlanesGo with each plane's three copies stored by
+// shiftY (one load, three stores, 8 values at a time) where there is
+// AVX2, and the values the shifts carry past the plane's edges zeroed
+// after (the same values).
+func shiftPlanes(sh, in []float32, side, nin int) {
+	if !SIMD {
+		shiftPlanesGo(sh, in, side, nin)
+		return
+	}
+	third, ss := compactLen(side), side*side
+	_ = in[nin*ss-1]
+	_ = sh[3*nin*third-1]
+	for c := 0; c < nin; c++ {
+		s0 := sh[3*c*third : 3*c*third+third]
+		s1 := sh[(3*c+1)*third : (3*c+1)*third+third]
+		s2 := sh[(3*c+2)*third : (3*c+2)*third+third]
+		// from copy 0's row 1, column 1, copy 1's row 1, column 0 and
+		// copy 2's row 0, column side-1: ss values each, within the copy
+		shiftY(&s0[side+1], &s1[side], &s2[side-1], &in[c*ss], ss)
+		s2[side-1] = 0
+		for y := 1; y <= side; y++ {
+			s0[y*side] = 0        // column -1
+			s2[y*side+side-1] = 0 // column side
+		}
+		s0[(side+1)*side] = 0
+	}
+}
+
+//go:noescape
 func dotRows16Y(acc *[64]float32, x, wt *float32, nb int)
 
 // denseWT lays out the weights w of a dense layer (out rows of in values)

@@ -16,6 +16,8 @@ const SIMDZ = false
 // several channels a call.
 const SIMDY = false
 
+func shiftPlanes(sh, in []float32, side, nin int) { shiftPlanesGo(sh, in, side, nin) }
+
 // convReluLayerYC: no compact kernels here (Forward takes the compact
 // layout only where SIMDY is true), the Go loops.
 func convReluLayerYC(act, sh []float32, nin, side int, w, b []float32, nout int) {
