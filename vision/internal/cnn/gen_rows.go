@@ -364,19 +364,10 @@ func zkernel(s *bytes.Buffer, c, v int) {
 			}
 		}
 	}
-	p("ADDQ R8, SI")
-	p("ADDQ R8, R10")
-	p("ADDQ R8, R11")
-	p("ADDQ $36, R12")
-	p("ADDQ $36, BX")
-	p("DECQ CX")
-	p("JNZ plane")
+	nextPlane(p)
 	zero := in(0)
 	p("VPXORD %s, %s, %s", zero, zero, zero)
-	if c > 3 {
-		p("LEAQ (DI)(DX*2), AX")
-		p("ADDQ DX, AX")
-	}
+	upperOutputs(p, c)
 	for ch := 0; ch < c; ch++ {
 		for k := 0; k < v; k++ {
 			p("VMAXPS %s, %s, %s", acc(ch, k), zero, acc(ch, k))
@@ -390,6 +381,29 @@ func zkernel(s *bytes.Buffer, c, v int) {
 	p("FLUSH_OFF")
 	p("VZEROUPPER")
 	p("RET")
+}
+
+// nextPlane ends the multi-channel kernels' loop over the input planes:
+// the three tap bases (SI, R10, R11) on by a plane (R8 bytes), the two
+// weight bases (R12, BX) by nine weights, and again while planes are left
+// (CX).
+func nextPlane(p func(format string, a ...any)) {
+	p("ADDQ R8, SI")
+	p("ADDQ R8, R10")
+	p("ADDQ R8, R11")
+	p("ADDQ $36, R12")
+	p("ADDQ $36, BX")
+	p("DECQ CX")
+	p("JNZ plane")
+}
+
+// upperOutputs sets AX to channel 3's outputs (DI + 3·DX) for a kernel
+// of more than three channels (chanAddr's base3).
+func upperOutputs(p func(format string, a ...any), c int) {
+	if c > 3 {
+		p("LEAQ (DI)(DX*2), AX")
+		p("ADDQ DX, AX")
+	}
 }
 
 // chanAddr is the memory operand of channel ch's value at byte offset off,
@@ -591,19 +605,10 @@ func ykernel(s *bytes.Buffer, c, v int, compact bool) {
 			}
 		}
 	}
-	p("ADDQ R8, SI")
-	p("ADDQ R8, R10")
-	p("ADDQ R8, R11")
-	p("ADDQ $36, R12")
-	p("ADDQ $36, BX")
-	p("DECQ CX")
-	p("JNZ plane")
+	nextPlane(p)
 	zero := in(0)
 	p("VXORPS %s, %s, %s", zero, zero, zero)
-	if c > 3 {
-		p("LEAQ (DI)(DX*2), AX")
-		p("ADDQ DX, AX")
-	}
+	upperOutputs(p, c)
 	for ch := 0; ch < c; ch++ {
 		for k := 0; k < v; k++ {
 			p("VMAXPS %s, %s, %s", acc(ch, k), zero, acc(ch, k))
