@@ -156,6 +156,24 @@ func TestKernelsFlushSubnormals(t *testing.T) {
 	check("grad9AVX2", g[0])
 }
 
+// kernelKind is a family of kernels the layers can run, as SIMDZ and
+// SIMDY select it, and the rows a call of its dense layer.
+type kernelKind struct {
+	name string
+	z, y bool
+	rows int
+}
+
+// kernelKinds lists the families this processor runs: AVX2 (SIMD is
+// true), and AVX-512 where SIMDZ was.
+func kernelKinds() []kernelKind {
+	kinds := []kernelKind{{"avx2", false, true, 16}}
+	if SIMDZ {
+		kinds = append(kinds, kernelKind{"avx512", true, false, 32})
+	}
+	return kinds
+}
+
 // TestConvReluLayer checks the kernels of several channels a call — the
 // AVX-512 ones (runs of one to six vectors of 16, the last one whole or
 // half under the mask) where the processor has them, and the AVX2 ones
@@ -170,16 +188,7 @@ func TestConvReluLayer(t *testing.T) {
 	}
 	wasZ, wasY := SIMDZ, SIMDY
 	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
-	kinds := []struct {
-		name string
-		z, y bool
-	}{{"avx2", false, true}}
-	if wasZ {
-		kinds = append(kinds, struct {
-			name string
-			z, y bool
-		}{"avx512", true, false})
-	}
+	kinds := kernelKinds()
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, kind := range kinds {
 		for _, s := range []int{1, 2, 4, 6, 8, 10, 12, 16, 24, 32} {
@@ -233,16 +242,7 @@ func TestDotRowsWT(t *testing.T) {
 	}
 	wasZ, wasY := SIMDZ, SIMDY
 	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
-	kinds := []struct {
-		rows int
-		z, y bool
-	}{{16, false, true}}
-	if wasZ {
-		kinds = append(kinds, struct {
-			rows int
-			z, y bool
-		}{32, true, false})
-	}
+	kinds := kernelKinds()
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, kind := range kinds {
 		SIMDZ, SIMDY = kind.z, kind.y
@@ -251,7 +251,7 @@ func TestDotRowsWT(t *testing.T) {
 				w, x := normals(rng, out*in), normals(rng, in)
 				wt, rows := denseWT(w, in, out)
 				if wt == nil || rows != kind.rows {
-					t.Fatalf("%d x %d: layout of %d rows, want %d", out, in, rows, kind.rows)
+					t.Fatalf("%s: %d x %d: layout of %d rows, want %d", kind.name, out, in, rows, kind.rows)
 				}
 				got, want := make([]float32, out), make([]float32, out)
 				dotRowsWT(got, w, wt, x, rows)

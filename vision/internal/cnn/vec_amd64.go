@@ -257,19 +257,28 @@ func convReluLayer(act, pad []float32, pst, nin, ps int, w, b []float32, nout, w
 		}
 		ks := zKernels[v]
 		for k := 0; k < nout; {
-			kk := ks[len(ks)-1] // the most channels that are left
-			for _, c := range ks {
-				if c.c <= nout-k {
-					kk = c
-					break
-				}
-			}
+			kk := mostChannels(ks, nout-k)
 			kk.f(&act[k*wide+16*v0], &pad[16*v0], wide, pst, nin, ps, &w[k*nin*9], nin*9, &b[k], mask)
 			k += kk.c
 		}
 		v0 += v
 	}
 }
+
+// mostChannels is the first of a list of kernels (most channels first)
+// that does at most left channels, or the last.
+func mostChannels[K interface{ channels() int }](ks []K, left int) K {
+	for _, k := range ks {
+		if k.channels() <= left {
+			return k
+		}
+	}
+	return ks[len(ks)-1]
+}
+
+func (k zKernel) channels() int  { return k.c }
+func (k yKernel) channels() int  { return k.c }
+func (k ycKernel) channels() int { return k.c }
 
 // SIMDY reports whether convReluLayer uses the AVX2 kernels of several
 // channels a call (convy_amd64.s, which gen_rows.go writes): AVX2 and FMA
@@ -300,13 +309,7 @@ func convReluLayerY(act, pad []float32, pst, nin, ps int, w, b []float32, nout, 
 		v := (nv - v0 + nb - bi - 1) / (nb - bi)
 		ks := yKernels[v]
 		for k := 0; k < nout; {
-			kk := ks[len(ks)-1] // the most channels that are left
-			for _, c := range ks {
-				if c.c <= nout-k {
-					kk = c
-					break
-				}
-			}
+			kk := mostChannels(ks, nout-k)
 			kk.f(&act[k*wide+8*v0], &pad[8*v0], wide, pst, nin, ps, &w[k*nin*9], nin*9, &b[k])
 			k += kk.c
 		}
@@ -351,13 +354,7 @@ func convReluLayerYC(act, sh []float32, nin, side int, w, b []float32, nout int)
 		}
 		ks := ycKernels[r.v]
 		for k := 0; k < nout; {
-			kk := ks[len(ks)-1] // the most channels that are left
-			for _, c := range ks {
-				if c.c <= nout-k {
-					kk = c
-					break
-				}
-			}
+			kk := mostChannels(ks, nout-k)
 			kk.f(&act[k*wide+8*r.v0], &sh[8*r.v0], wide, 3*third, nin, side, third, &w[k*nin*9], nin*9, &b[k], r.runs)
 			k += kk.c
 		}
