@@ -22,6 +22,14 @@ func TestKernels(t *testing.T) {
 	}
 	assert.Contains(t, k, want)
 	assert.Contains(t, k, "whiteness "+pix.WhitenessKernel())
+	switch m := pix.MaskKernel(); {
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI:
+		assert.Equal(t, "avx512", m)
+	case cpu.X86.HasAVX2:
+		assert.Equal(t, "avx2", m)
+	default:
+		assert.Equal(t, "go", m)
+	}
 	assert.Contains(t, k, "masks "+pix.MaskKernel())
 	was := pix.FastSampling
 	defer func() { pix.FastSampling = was }()

@@ -124,7 +124,7 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 	for i := range buf {
 		if i >= k || math.IsInf(buf[i], 1) {
 			f := fr[i]
-			buf[i] = d.img.whitenessAt(x0+f*(x1-x0), y0+f*(y1-y0))
+			buf[i] = d.img.whitenessAt(x0+float64(f*(x1-x0)), y0+float64(f*(y1-y0)))
 		}
 		if math.IsNaN(buf[i]) {
 			return out
@@ -195,7 +195,10 @@ func (f *frame) whitenessAt(x, y float64) float64 {
 	} else {
 		w00, w10, w01, w11 = f.white(x0, y0), f.white(x1, y0), f.white(x0, y1), f.white(x1, y1)
 	}
-	return (1-fy)*((1-fx)*float64(w00)+fx*float64(w10)) + fy*((1-fx)*float64(w01)+fx*float64(w11))
+	// (every product converted on its own: no fused multiply-add, as pix's
+	// kernels do them, whatever GOAMD64 lets the compiler use)
+	return float64((1-fy)*(float64((1-fx)*float64(w00))+float64(fx*float64(w10)))) +
+		float64(fy*(float64((1-fx)*float64(w01))+float64(fx*float64(w11))))
 }
 
 // A probe's ridges: where across its line they lie (a slice of

@@ -107,6 +107,7 @@ func TestKernelsFlushSubnormals(t *testing.T) {
 	// the AVX2 kernels of several channels a call (convReluLayer with the
 	// AVX-512 ones off): a side-12 block, the same two cases
 	wasZ, wasY := SIMDZ, SIMDY
+	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
 	SIMDZ, SIMDY = false, true
 	for _, c := range []struct {
 		name    string
@@ -128,7 +129,6 @@ func TestKernelsFlushSubnormals(t *testing.T) {
 			check(fmt.Sprintf("convReluLayer (AVX2) channel %d, %s", k, c.name), dst[k*s*ps])
 		}
 	}
-	SIMDZ, SIMDY = wasZ, wasY
 	// the dense layer: eight rows of four
 	x := []float32{1, 1, 1, 1}
 	w := make([]float32, 32)
@@ -297,9 +297,13 @@ func TestDotRowsWT(t *testing.T) {
 // GAP); and that Backward after a compact Forward gives the gradients it
 // gives after a wide one, and keeps the workspace wide.
 func TestForwardCompact(t *testing.T) {
-	if !SIMDY {
-		t.Skip("the compact layout runs where the AVX2 kernels do (AVX2 without AVX-512)")
+	if !SIMD {
+		t.Skip("no AVX2/FMA here: the compact layout's kernels do not run")
 	}
+	// (on an AVX-512 machine too: the AVX2 kernels run there as well)
+	wasZ, wasY := SIMDZ, SIMDY
+	defer func() { SIMDZ, SIMDY = wasZ, wasY }()
+	SIMDZ, SIMDY = false, true
 	rng := rand.New(rand.NewPCG(21, 22))
 	archs := []Arch{
 		{InC: 12, Side: 12, Convs: []int{48, 96}, Hidden: 128, Classes: 8},

@@ -28,7 +28,12 @@ func (gr *Grads) Zero() {
 }
 
 // Backward adds to gr the gradient of the cross-entropy loss of the last
-// Forward against class label, and returns that loss.
+// Forward against class label, and returns that loss. x must be that
+// Forward's input: after a Forward in the compact layout (inference's,
+// see Forward) Backward runs it again on x in the wide layout, whose
+// activations the gradients read, and the workspace keeps to the wide
+// layout from then on; an x of the wrong length then adds nothing and
+// returns NaN.
 func (ws *Workspace) Backward(x []float32, label int, gr *Grads) float64 {
 	n := ws.net
 	if ws.compact {

@@ -28,6 +28,10 @@ func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
 
+// hasAVX is whether the processor and the OS do AVX (dotRows8SSE's
+// VEX-encoded instructions).
+var hasAVX = cpu.X86.HasAVX
+
 // SIMD reports whether the kernels use SIMD instructions.
 var SIMD = hasAVX2FMA()
 
@@ -135,12 +139,13 @@ func convRelu(dst, src []float32, pst, nin, ps int, w []float32, bias float32) {
 }
 
 // dotRows is dotRowsGo with eight rows at a time in assembly (same bits as
-// vec.Dot, which is plain SSE arithmetic; SSE2 is part of amd64).
+// vec.Dot, which is plain SSE arithmetic), where the processor has AVX
+// (the kernel's instructions are VEX-encoded: not on every amd64).
 func dotRows(out, w, x []float32) {
 	n := len(x)
 	m := n &^ 3
 	j := 0
-	if m > 0 {
+	if m > 0 && hasAVX {
 		var acc [32]float32
 		for ; j+8 <= len(out); j += 8 {
 			_ = w[(j+7)*n+m-1] // the last value the kernel reads

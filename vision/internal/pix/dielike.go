@@ -31,7 +31,8 @@ var _ = [1]struct{}{}[unsafe.Offsetof(DieTest{}.two32)-116]
 // camera sees it (x[i], y[i]) and flags[i]: bit 0 set where the point is
 // in front of the camera, bit 1 where the pixel nearest it lies in the
 // frame and is die-like by t. The frame is the one Frame set; v, x, y and
-// flags must be as long as u.
+// flags must be as long as u. Where bit 0 is clear, x[i] and y[i] mean
+// nothing (the Go code leaves 0, the kernels what they computed).
 func (s *Sampler) DieLike(t *DieTest, u, v, x, y []float64, flags []uint8) {
 	n := len(u)
 	v, x, y, flags = v[:n], x[:n], y[:n], flags[:n]
@@ -84,7 +85,7 @@ func (t *DieTest) die(s *Sampler, x, y float64) bool {
 	c := [2]float64{float64(r) / float64(sum), float64(g) / float64(sum)}
 	dist := func(a, b [2]float64) float64 {
 		dx, dy := a[0]-b[0], a[1]-b[1]
-		return math.Sqrt(dx*dx + dy*dy)
+		return math.Sqrt(float64(dx*dx) + float64(dy*dy)) // (no fused multiply-add)
 	}
 	if dist(c, t.Card) < t.CardTol {
 		return false

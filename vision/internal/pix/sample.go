@@ -118,11 +118,13 @@ func (s *Sampler) Colours(u, v []float64, b, g, r []float32) {
 // at, then Camera.Project; r[i][2] holds R[i][2]·Z); ok is false behind
 // the camera.
 func (s *Sampler) project(u, v float64) (px, py float64, ok bool) {
-	X := s.ox + s.ux*u + s.vx*v
-	Y := s.oy + s.uy*u + s.vy*v
-	x := s.r0[0]*X + s.r0[1]*Y + s.r0[2] + s.r0[3]
-	y := s.r1[0]*X + s.r1[1]*Y + s.r1[2] + s.r1[3]
-	z := s.r2[0]*X + s.r2[1]*Y + s.r2[2] + s.r2[3]
+	// (every product converted on its own: no fused multiply-add, as the
+	// kernels do them, whatever GOAMD64 lets the compiler use)
+	X := s.ox + float64(s.ux*u) + float64(s.vx*v)
+	Y := s.oy + float64(s.uy*u) + float64(s.vy*v)
+	x := float64(s.r0[0]*X) + float64(s.r0[1]*Y) + s.r0[2] + s.r0[3]
+	y := float64(s.r1[0]*X) + float64(s.r1[1]*Y) + s.r1[2] + s.r1[3]
+	z := float64(s.r2[0]*X) + float64(s.r2[1]*Y) + s.r2[2] + s.r2[3]
 	if z <= 1e-6 {
 		return 0, 0, false
 	}
@@ -147,8 +149,8 @@ func (s *Sampler) colour(u, v float64) (b, g, r float32) {
 	i01, i11 := (y1*w+x0)*3, (y1*w+x1)*3
 	var c [3]float32
 	for k := 0; k < 3; k++ {
-		v := (1-fy)*((1-fx)*float64(s.img[i00+k])+fx*float64(s.img[i10+k])) +
-			fy*((1-fx)*float64(s.img[i01+k])+fx*float64(s.img[i11+k]))
+		v := float64((1-fy)*(float64((1-fx)*float64(s.img[i00+k]))+float64(fx*float64(s.img[i10+k])))) +
+			float64(fy*(float64((1-fx)*float64(s.img[i01+k]))+float64(fx*float64(s.img[i11+k]))))
 		c[k] = float32(v * s.scale[k])
 	}
 	return c[0], c[1], c[2]

@@ -34,7 +34,8 @@ func (t *Tiles) alongRef(x, y float64) (float64, bool) {
 		ready = ready && t.Done[p[1]*t.PerRow+p[0]/TileW]
 	}
 	at := func(x, y int) float64 { return float64(t.Plane[y*t.W+x]) }
-	return (1-fy)*((1-fx)*at(x0, y0)+fx*at(x1, y0)) + fy*((1-fx)*at(x0, y1)+fx*at(x1, y1)), ready
+	return float64((1-fy)*(float64((1-fx)*at(x0, y0))+float64(fx*at(x1, y0)))) +
+		float64(fy*(float64((1-fx)*at(x0, y1))+float64(fx*at(x1, y1)))), ready
 }
 
 // nearestRef is vision's whiteness at one projected point, whether its
@@ -139,7 +140,7 @@ func testAlong(t *testing.T, along func(tl *Tiles, x0, y0, x1, y1 float64, fr, o
 		k := along(tl, x0, y0, x1, y1, fr, out)
 		want, ready := make([]float64, n), make([]bool, n)
 		for i, f := range fr {
-			want[i], ready[i] = tl.alongRef(x0+f*(x1-x0), y0+f*(y1-y0))
+			want[i], ready[i] = tl.alongRef(x0+float64(f*(x1-x0)), y0+float64(f*(y1-y0)))
 		}
 		checkReads(t, "along", k, lanes, out, want, ready)
 	}
