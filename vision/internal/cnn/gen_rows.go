@@ -92,13 +92,7 @@ func main() {
 		}
 		g.WriteString("}\n\n")
 	}
-	src, err := format.Source(g.Bytes())
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("rows_amd64.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	writeGo("rows_amd64.go", g.Bytes())
 	zMain()
 	yMain()
 }
@@ -281,29 +275,8 @@ func zMain() {
 			}
 		}
 	}
-	g.WriteString("// zKernels[v] lists the kernels for runs of v vectors, most channels\n// first.\nvar zKernels = [...][]zKernel{\n\t{},\n")
-	for v := 1; v <= maxV; v++ {
-		g.WriteString("\t{")
-		first := true
-		for _, c := range channels {
-			if fits(c, v) {
-				if !first {
-					g.WriteString(", ")
-				}
-				first = false
-				fmt.Fprintf(&g, "{%d, %s}", c, zname(c, v))
-			}
-		}
-		g.WriteString("},\n")
-	}
-	g.WriteString("}\n")
-	src, err := format.Source(g.Bytes())
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("convz_amd64.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	kernelTable(&g, "// zKernels[v] lists the kernels for runs of v vectors, most channels\n// first.\nvar zKernels = [...][]zKernel{\n", channels, maxV, fits, zname)
+	writeGo("convz_amd64.go", g.Bytes())
 }
 
 // zkernel writes one TEXT: C channels, V vectors.
@@ -484,32 +457,47 @@ func yMain() {
 		}
 	}
 	for _, compact := range []bool{false, true} {
+		head := "// yKernels[v] lists the AVX2 kernels for runs of v vectors, most\n// channels first.\nvar yKernels = [...][]yKernel{\n"
 		if compact {
-			g.WriteString("// ycKernels[v] lists the compact-layout AVX2 kernels for runs of v\n// vectors, most channels first.\nvar ycKernels = [...][]ycKernel{\n\t{},\n")
-		} else {
-			g.WriteString("// yKernels[v] lists the AVX2 kernels for runs of v vectors, most\n// channels first.\nvar yKernels = [...][]yKernel{\n\t{},\n")
+			head = "// ycKernels[v] lists the compact-layout AVX2 kernels for runs of v\n// vectors, most channels first.\nvar ycKernels = [...][]ycKernel{\n"
 		}
-		for v := 1; v <= maxVY; v++ {
-			g.WriteString("\t{")
-			first := true
-			for _, c := range yChannels {
-				if fitsY(c, v) {
-					if !first {
-						g.WriteString(", ")
-					}
-					first = false
-					fmt.Fprintf(&g, "{%d, %s}", c, ykname(c, v, compact))
-				}
-			}
-			g.WriteString("},\n")
-		}
-		g.WriteString("}\n\n")
+		kernelTable(&g, head, yChannels, maxVY, fitsY, func(c, v int) string { return ykname(c, v, compact) })
+		g.WriteString("\n")
 	}
-	src, err := format.Source(g.Bytes())
+	writeGo("convy_amd64.go", g.Bytes())
+}
+
+// kernelTable writes a table of kernels by run length, after head (the
+// comment and the var's opening line): an empty list for 0 vectors, then
+// for each run of v vectors up to maxV the kernels of the channel counts
+// chans that fit, named by name.
+func kernelTable(g *bytes.Buffer, head string, chans []int, maxV int, fits func(c, v int) bool, name func(c, v int) string) {
+	g.WriteString(head)
+	g.WriteString("\t{},\n")
+	for v := 1; v <= maxV; v++ {
+		g.WriteString("\t{")
+		first := true
+		for _, c := range chans {
+			if fits(c, v) {
+				if !first {
+					g.WriteString(", ")
+				}
+				first = false
+				fmt.Fprintf(g, "{%d, %s}", c, name(c, v))
+			}
+		}
+		g.WriteString("},\n")
+	}
+	g.WriteString("}\n")
+}
+
+// writeGo writes generated Go source to file, gofmt'ed.
+func writeGo(file string, src []byte) {
+	src, err := format.Source(src)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("convy_amd64.go", src, 0o644); err != nil {
+	if err := os.WriteFile(file, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
