@@ -44,6 +44,10 @@ type Options struct {
 	// Views: in how many symmetries of the square the learned reader
 	// reads each network's input (zero fields: DefaultViews).
 	Views Views
+	// EveryMember reads every member of the height and pip CNN
+	// ensembles for every cell, also where the first half of them is
+	// already sure (ensembleSure); slower, for checking that rule.
+	EveryMember bool
 }
 
 func (o Options) withDefaults() Options {
@@ -209,6 +213,8 @@ type Detector struct {
 	faceSuper   int
 	heightCNNX  []float32
 	heightIn    [][]float32    // plainHeights' CNN inputs, one per cell
+	heightSure  []bool         // which of them the first height CNN is sure of (ensembleSure)
+	shareH      []int          // their level shares' height (shareRunHeight)
 	plainCells  []*cellRead    // the cells plainHeights reads
 	cardReads   []cardRead     // the cards readLearned reads
 	patches     patchSampler   // topFeatures' reads
@@ -229,6 +235,8 @@ type Detector struct {
 	nadirPips    pipReader
 	pipXs, pipPs [][]float32 // the stacks' pip patches and readings (readPipsAll)
 	pipNadir     []bool      // which of them the nadir pip network reads
+	pipSure      []bool      // which of them the first pip CNNs are sure of (ensembleSure)
+	pipN         int         // how many patches readPipsAll read last
 	views        viewBufs    // scratch for reading several views (views.go)
 	lw           lineBufs    // the line-work card finder's Mats (linework.go)
 	white        whitePlane  // the frame's whiteness, as read (frame.white)

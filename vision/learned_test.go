@@ -2,6 +2,7 @@ package vision
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
@@ -774,7 +775,7 @@ func withOutputBias(b []byte, bias []float32) []byte {
 func TestMemberByMemberSameSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, views := range []Views{{}, {Pips: 2}} {
-		d := NewDetector(Options{Views: views})
+		d := NewDetector(Options{Views: views, EveryMember: true})
 		require.Greater(t, len(d.heightCNN), 1, "the built-in height networks are an ensemble")
 		require.NotEmpty(t, d.heightNadir, "the nadir height networks are built in")
 		d.growCardReads(2)
@@ -828,4 +829,102 @@ func TestMemberByMemberSameSums(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// TestSureOf: a first half's mean at ensembleSure or above is sure and
+// stands for the ensemble (scaled from the sums divided by n); below, the
+// sums are left as they are; a whole ensemble read is never sure.
+func TestSureOf(t *testing.T) {
+	p := []float32{0.01, ensembleSure/2 + 0.001, 0.02}
+	require.True(t, sureOf(p, 2, 1))
+	assert.InDelta(t, ensembleSure+0.002, p[1], 1e-6)
+	assert.InDelta(t, 0.02, p[0], 1e-7)
+	p = []float32{0.01, ensembleSure/2 + 0.001, 0.02}
+	require.True(t, sureOf(p, 4, 2), "two of four members")
+	assert.InDelta(t, ensembleSure+0.002, p[1], 1e-6)
+	p = []float32{0.01, ensembleSure/4 + 0.001, 0.02}
+	require.False(t, sureOf(p, 4, 2), "two of four members, their mean under")
+	require.True(t, sureOf(p, 4, 1), "one of four members")
+	assert.InDelta(t, ensembleSure+0.004, p[1], 1e-6)
+	p = []float32{0.2, ensembleSure/2 - 0.001, 0.02}
+	q := append([]float32(nil), p...)
+	require.False(t, sureOf(p, 2, 1))
+	assert.Equal(t, q, p, "an unsure first half's sums are left alone")
+	p = []float32{0.99}
+	require.False(t, sureOf(p, 2, 2), "every member read")
+	d := NewDetector(Options{})
+	assert.Equal(t, 1, d.firstMembers(2))
+	assert.Equal(t, 2, d.firstMembers(4))
+	assert.Equal(t, 1, d.firstMembers(1))
+	d.Close()
+	d = NewDetector(Options{EveryMember: true})
+	assert.Equal(t, 4, d.firstMembers(4))
+	d.Close()
+}
+
+// TestEnsembleSureSameReads: on every fifth bench still the detector reads
+// every card, height, top and occlusion flag as it does with every member
+// of the ensembles read, while the second height CNN was left out for
+// most of the cells and the last two pip CNNs for most of the stacks.
+func TestEnsembleSureSameReads(t *testing.T) {
+	full := NewDetector(Options{EveryMember: true})
+	defer full.Close()
+	fast := NewDetector(Options{})
+	defer fast.Close()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
+	require.NoError(t, err)
+	cells, sureCells, stacks, sureStacks := 0, 0, 0, 0
+	for i, tf := range files {
+		if i%5 != 0 {
+			continue
+		}
+		data, err := os.ReadFile(tf)
+		require.NoError(t, err)
+		var tr truthFile
+		if json.Unmarshal(data, &tr) != nil || tr.Image == "" {
+			continue
+		}
+		cam, err := ParseTruthCamera(data)
+		require.NoError(t, err)
+		img := gocv.IMRead(filepath.Join(corpus, tr.Image), gocv.IMReadColor)
+		require.False(t, img.Empty(), tr.Image)
+		a, err := full.Detect(img, cam)
+		require.NoError(t, err)
+		b, err := fast.Detect(img, cam)
+		require.NoError(t, err)
+		img.Close()
+		require.Equal(t, len(a.Cards), len(b.Cards), tr.Image)
+		for c := range a.Cards {
+			assert.Equal(t, a.Cards[c].Corners, b.Cards[c].Corners, "%s card %d", tr.Image, c)
+			for r := range a.Cards[c].Cells {
+				for k := range a.Cards[c].Cells[r] {
+					x, y := a.Cards[c].Cells[r][k], b.Cards[c].Cells[r][k]
+					if !assert.Equal(t, x == nil, y == nil, "%s card %d cell %d,%d", tr.Image, c, r, k) || x == nil {
+						continue
+					}
+					assert.Equal(t, x.Height, y.Height, "%s card %d cell %d,%d", tr.Image, c, r, k)
+					assert.Equal(t, x.Top, y.Top, "%s card %d cell %d,%d", tr.Image, c, r, k)
+					assert.Equal(t, x.Occluded, y.Occluded, "%s card %d cell %d,%d", tr.Image, c, r, k)
+				}
+			}
+		}
+		for i := range fast.plainCells {
+			cells++
+			if fast.heightSure[i] {
+				sureCells++
+			}
+		}
+		for i := range fast.pipN {
+			if !fast.pipNadir[i] {
+				stacks++
+			}
+			if fast.pipSure[i] {
+				sureStacks++
+			}
+		}
+	}
+	require.Greater(t, cells, 500)
+	assert.Greater(t, sureCells, cells/2, "the second height CNN read for most cells")
+	assert.Greater(t, sureStacks, stacks/2, "the last pip CNNs read for most stacks")
+	t.Logf("second height CNN left out for %d of %d cells; last pip CNNs for %d of %d stacks", sureCells, cells, sureStacks, stacks)
 }
