@@ -120,7 +120,11 @@ EVAL_SPECS = \
   fresh2060:2060:120 \
   nadir2061:2061:200:--nadir-on-cards=1 \
   fresh2062:2062:200 \
-  nadir2063:2063:200:--nadir-on-cards=1
+  nadir2063:2063:200:--nadir-on-cards=1 \
+  fresh2064:2064:200 \
+  fresh2065:2065:200 \
+  fresh2066:2066:200 \
+  fresh2067:2067:200
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
