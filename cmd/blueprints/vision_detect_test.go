@@ -424,3 +424,43 @@ func TestVisionBenchCellsOut(t *testing.T) {
 	assert.Contains(t, msg, "--cells-out")
 	assert.Contains(t, msg, "no-such-dir")
 }
+
+// TestVisionDetectEveryMember: --every-member reads every member of the
+// networks' ensembles; the same still gives the same cards, heights, tops
+// and flags with it as without (the thirty-second session's rule).
+func TestVisionDetectEveryMember(t *testing.T) {
+	img, truth := still("0007")
+	type reads struct {
+		Cards []struct {
+			Seat  int `json:"seat"`
+			Cells [3][2]*struct {
+				Height   int    `json:"height"`
+				Top      string `json:"top"`
+				Occluded bool   `json:"occluded"`
+			} `json:"cells"`
+		} `json:"cards"`
+	}
+	var got [2]reads
+	for i, extra := range [][]string{nil, {"--every-member"}} {
+		args := append([]string{"vision", "detect", "--image", img, "--truth-camera", truth, "--json"}, extra...)
+		out, code, msg := run(t, "", args...)
+		require.Equal(t, 0, code, msg)
+		require.NoError(t, json.Unmarshal([]byte(out), &got[i]), out)
+	}
+	require.NotEmpty(t, got[0].Cards)
+	stacks := 0
+	for _, c := range got[0].Cards {
+		for _, row := range c.Cells {
+			for _, cell := range row {
+				if cell != nil {
+					stacks++
+				}
+			}
+		}
+	}
+	assert.Greater(t, stacks, 3)
+	assert.Equal(t, got[1], got[0])
+	_, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--every-member=maybe")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "every-member")
+}
