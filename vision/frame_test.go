@@ -26,23 +26,8 @@ func TestWhitePlaneSameReads(t *testing.T) {
 	defer func() { pix.FastWhiteness = saved }()
 	d := NewDetector(Options{})
 	defer d.Close()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
-	require.NoError(t, err)
 	frames := 0
-	for i, tf := range files {
-		if i%10 != 0 {
-			continue
-		}
-		data, err := os.ReadFile(tf)
-		require.NoError(t, err)
-		var tr truthFile
-		if json.Unmarshal(data, &tr) != nil || tr.Image == "" {
-			continue
-		}
-		cam, err := ParseTruthCamera(data)
-		require.NoError(t, err)
-		img := gocv.IMRead(filepath.Join(corpus, tr.Image), gocv.IMReadColor)
-		require.False(t, img.Empty(), tr.Image)
+	eachStill(t, 10, func(tr truthFile, img gocv.Mat, cam Camera) {
 		pix.FastWhiteness = false
 		direct, err := d.Detect(img, cam)
 		require.NoError(t, err)
@@ -71,10 +56,34 @@ func TestWhitePlaneSameReads(t *testing.T) {
 		if saved {
 			assert.Positive(t, filled, "%s: no tile filled", tr.Image)
 		}
-		img.Close()
 		frames++
-	}
+	})
 	assert.GreaterOrEqual(t, frames, 20)
+}
+
+// eachStill calls fn with every every-th still of the bench corpus (its
+// truth, image and truth camera), closing the image after.
+func eachStill(t *testing.T, every int, fn func(tr truthFile, img gocv.Mat, cam Camera)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
+	require.NoError(t, err)
+	for i, tf := range files {
+		if i%every != 0 {
+			continue
+		}
+		data, err := os.ReadFile(tf)
+		require.NoError(t, err)
+		var tr truthFile
+		if json.Unmarshal(data, &tr) != nil || tr.Image == "" {
+			continue
+		}
+		cam, err := ParseTruthCamera(data)
+		require.NoError(t, err)
+		img := gocv.IMRead(filepath.Join(corpus, tr.Image), gocv.IMReadColor)
+		require.False(t, img.Empty(), tr.Image)
+		fn(tr, img, cam)
+		img.Close()
+	}
 }
 
 // BenchmarkWhitePlane reads the bench's 1280x720 four-card stills with and

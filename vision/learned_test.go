@@ -2,7 +2,6 @@ package vision
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
@@ -871,28 +870,12 @@ func TestEnsembleSureSameReads(t *testing.T) {
 	defer full.Close()
 	fast := NewDetector(Options{})
 	defer fast.Close()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
-	require.NoError(t, err)
 	cells, sureCells, stacks, sureStacks := 0, 0, 0, 0
-	for i, tf := range files {
-		if i%5 != 0 {
-			continue
-		}
-		data, err := os.ReadFile(tf)
-		require.NoError(t, err)
-		var tr truthFile
-		if json.Unmarshal(data, &tr) != nil || tr.Image == "" {
-			continue
-		}
-		cam, err := ParseTruthCamera(data)
-		require.NoError(t, err)
-		img := gocv.IMRead(filepath.Join(corpus, tr.Image), gocv.IMReadColor)
-		require.False(t, img.Empty(), tr.Image)
+	eachStill(t, 5, func(tr truthFile, img gocv.Mat, cam Camera) {
 		a, err := full.Detect(img, cam)
 		require.NoError(t, err)
 		b, err := fast.Detect(img, cam)
 		require.NoError(t, err)
-		img.Close()
 		require.Equal(t, len(a.Cards), len(b.Cards), tr.Image)
 		for c := range a.Cards {
 			assert.Equal(t, a.Cards[c].Corners, b.Cards[c].Corners, "%s card %d", tr.Image, c)
@@ -922,7 +905,7 @@ func TestEnsembleSureSameReads(t *testing.T) {
 				sureStacks++
 			}
 		}
-	}
+	})
 	require.Greater(t, cells, 500)
 	assert.Greater(t, sureCells, cells/2, "the second height CNN read for most cells")
 	assert.Greater(t, sureStacks, stacks/2, "the last pip CNNs read for most stacks")
