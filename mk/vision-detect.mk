@@ -124,7 +124,9 @@ EVAL_SPECS = \
   fresh2064:2064:200 \
   fresh2065:2065:200 \
   fresh2066:2066:200 \
-  fresh2067:2067:200
+  fresh2067:2067:200 \
+  fresh2068:2068:200 \
+  fresh2069:2069:200
 EVAL_CORPORA = $(foreach s,$(EVAL_SPECS),$(word 1,$(subst :, ,$(s))))
 eval_comma := ,
 eval_space := $(subst ,, )
