@@ -397,7 +397,13 @@ func (d *Detector) readCells(cards []Card, cam Camera) {
 			}
 		}
 		if learned {
-			d.cardReads[i].bg, d.cardReads[i].shares = bg, shares
+			cd := &d.cardReads[i]
+			cd.bg, cd.shares = bg, shares
+			for r := range cd.cells {
+				for col := range cd.cells[r] {
+					cd.cells[r][col].shareH = heights[r][col]
+				}
+			}
 			continue
 		}
 		for r := 0; r < m.Rows; r++ {

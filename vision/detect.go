@@ -214,7 +214,6 @@ type Detector struct {
 	heightCNNX  []float32
 	heightIn    [][]float32    // plainHeights' CNN inputs, one per cell
 	heightSure  []bool         // which of them the first height CNN is sure of (ensembleSure)
-	shareH      []int          // their level shares' height (shareRunHeight)
 	plainCells  []*cellRead    // the cells plainHeights reads
 	cardReads   []cardRead     // the cards readLearned reads
 	patches     patchSampler   // topFeatures' reads

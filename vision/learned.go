@@ -648,9 +648,10 @@ func (d *Detector) liftClearTops() {
 // are settled: its level inputs, the height networks' probabilities and
 // the decision they make.
 type cellRead struct {
-	x   []float32 // CellInputs
-	p   [HeightClasses]float32
-	dec Decision
+	x      []float32 // CellInputs
+	p      [HeightClasses]float32
+	dec    Decision
+	shareH int // the height the level shares' run says (cellShares)
 }
 
 // faceClash: two stacks of a card read so that their top faces' centres
@@ -1145,7 +1146,6 @@ func (d *Detector) plainHeights(ncards int) {
 				cr := &cd.cells[r][col]
 				clear(cr.p[:])
 				cells = append(cells, cr)
-				d.shareH = append(d.shareH[:len(cells)-1], shareRunHeight(&cd.shares[r][col]))
 			}
 		}
 	}
@@ -1172,7 +1172,7 @@ func (d *Detector) plainHeights(ncards int) {
 			for i, cr := range cells[:n] {
 				// the level shares' own run (the classical reader's
 				// height) must agree with the first CNN's empty or height
-				if b := argmax(cr.p[:]); b < HeightClasses-1 && b != d.shareH[i] {
+				if b := argmax(cr.p[:]); b < HeightClasses-1 && b != cr.shareH {
 					d.heightSure[i] = false
 					continue
 				}
