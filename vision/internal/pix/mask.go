@@ -9,16 +9,9 @@ type SumTable [768]int16
 var FastMasks = hasWhiteZ || hasWhiteY
 
 // MaskKernel names the kernels BluePixels, Threshold and KeepLabelled
-// run here: "avx512", "avx2" or "go".
-func MaskKernel() string {
-	switch {
-	case hasWhiteZ:
-		return "avx512"
-	case hasWhiteY:
-		return "avx2"
-	}
-	return "go"
-}
+// run here: "avx512", "avx2" or "go". They are chosen by the same
+// processor features as Whiteness's.
+func MaskKernel() string { return WhitenessKernel() }
 
 // BluePixels reads every other pixel of a row of BGR bytes (pixel i's
 // bytes at row[6i:6i+3]) into B-max(G,R), B+G+R and B-G, for i below

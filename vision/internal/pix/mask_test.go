@@ -23,23 +23,29 @@ func checkBlue(t *testing.T, row []uint8, n int) {
 	}
 }
 
+// extremeRow is n random bytes, a quarter of them 0 and a quarter 255.
+func extremeRow(rng *rand.Rand, n int) []uint8 {
+	row := make([]uint8, n)
+	for i := range row {
+		switch rng.IntN(4) {
+		case 0:
+			row[i] = 0
+		case 1:
+			row[i] = 255
+		default:
+			row[i] = uint8(rng.IntN(256))
+		}
+	}
+	return row
+}
+
 // TestBluePixelsExact: BluePixels (the kernel where there is one) gives
 // the formulas' values for every run length up to 100 and for pixels of
 // every extreme.
 func TestBluePixelsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for n := 1; n <= 100; n++ {
-		row := make([]uint8, 6*n)
-		for i := range row {
-			switch rng.IntN(4) {
-			case 0:
-				row[i] = 0
-			case 1:
-				row[i] = 255
-			default:
-				row[i] = uint8(rng.IntN(256))
-			}
-		}
+		row := extremeRow(rng, 6*n)
 		checkBlue(t, row, n)
 	}
 	t.Logf("BluePixels ran the %s kernel (TestBlueYExact checks the AVX2 one)", MaskKernel())
@@ -191,17 +197,7 @@ func TestBlueYExact(t *testing.T) {
 		check(row, 65536, "every pair")
 	}
 	for n := 1; n <= 100; n++ {
-		row := make([]uint8, 6*n)
-		for i := range row {
-			switch rng.IntN(4) {
-			case 0:
-				row[i] = 0
-			case 1:
-				row[i] = 255
-			default:
-				row[i] = uint8(rng.IntN(256))
-			}
-		}
+		row := extremeRow(rng, 6*n)
 		check(row, n, "random run")
 	}
 }
