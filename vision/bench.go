@@ -80,11 +80,17 @@ func brokenRule(bp string, r, col int, dice []string) string {
 	return "legal"
 }
 
-// Tally counts right answers of one attribute.
+// Tally counts right answers of one attribute. Low95 and High95 bound the
+// rate a corpus like this one, drawn again, would show (the Wilson score
+// interval at 95 %): on a bench of about a thousand stacks a rate of
+// 99.3 % lies between about 98.6 and 99.7 %, so two codes, or a code and
+// a target, a few stacks apart are not told apart by one corpus.
 type Tally struct {
-	Right int     `json:"right"`
-	Total int     `json:"total"`
-	Rate  float64 `json:"rate"`
+	Right  int     `json:"right"`
+	Total  int     `json:"total"`
+	Rate   float64 `json:"rate"`
+	Low95  float64 `json:"low95"`
+	High95 float64 `json:"high95"`
 }
 
 func (t *Tally) add(ok bool) {
@@ -519,7 +525,29 @@ func (r *BenchReport) countConfidence(stack bool, got *Cell, right bool) {
 func (t *Tally) finish() {
 	if t.Total > 0 {
 		t.Rate = float64(t.Right) / float64(t.Total)
+		t.Low95, t.High95 = t.Interval95()
 	}
+}
+
+// Interval95 is the Wilson score interval at 95 % of t's rate (Low95 and
+// High95 once the bench has finished t; 0, 0 when it counted nothing).
+func (t Tally) Interval95() (lo, hi float64) {
+	if t.Total <= 0 {
+		return 0, 0
+	}
+	return wilson95(t.Right, t.Total)
+}
+
+// wilson95 is the Wilson score interval at 95 % of a rate of right in
+// total trials (total > 0), clamped to [0, 1].
+func wilson95(right, total int) (lo, hi float64) {
+	const z = 1.959963984540054
+	n := float64(total)
+	p := float64(right) / n
+	den := 1 + z*z/n
+	mid := (p + z*z/(2*n)) / den
+	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / den
+	return max(0, mid-half), min(1, mid+half)
 }
 
 func (r *BenchReport) fail(max int, format string, args ...any) {

@@ -717,3 +717,32 @@ func TestHeightProbabilities(t *testing.T) {
 	assert.Nil(t, c.HeightProbabilities(3, 0))
 	assert.Nil(t, c.HeightProbabilities(0, -1))
 }
+
+// TestWilson95 checks the bench's 95 % intervals against values worked out
+// by hand from the Wilson score formula (and printed in textbooks: 0 of 10
+// lies below 0.2775, 50 of 100 within 0.4038-0.5962).
+func TestWilson95(t *testing.T) {
+	for _, c := range []struct {
+		right, total int
+		lo, hi       float64
+	}{
+		{0, 10, 0, 0.2775},
+		{10, 10, 0.7225, 1},
+		{50, 100, 0.4038, 0.5962},
+		{1060, 1067, 0.9865, 0.9968},
+	} {
+		lo, hi := wilson95(c.right, c.total)
+		assert.InDelta(t, c.lo, lo, 5e-5, "%d/%d low", c.right, c.total)
+		assert.InDelta(t, c.hi, hi, 5e-5, "%d/%d high", c.right, c.total)
+	}
+	var tl Tally
+	for i := 0; i < 20; i++ {
+		tl.add(i != 3)
+	}
+	tl.finish()
+	assert.InDelta(t, 0.95, tl.Rate, 1e-12)
+	assert.Less(t, tl.Low95, tl.Rate)
+	assert.Greater(t, tl.High95, tl.Rate)
+	lo, hi := Tally{}.Interval95()
+	assert.Zero(t, lo+hi, "nothing counted, no interval")
+}

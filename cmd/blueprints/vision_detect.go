@@ -389,6 +389,7 @@ median milliseconds per frame.
 			line("material", rep.Material)
 			line("pips", rep.Pips)
 			line("whole stack", rep.Stack)
+			fmt.Fprintf(out, "  %-16s %6.1f-%.1f%%  (the whole stack rate of corpora like this one, at 95 %%)\n", "", 100*rep.Stack.Low95, 100*rep.Stack.High95)
 			line("hand flagged", rep.HandFlagged)
 			line("hidden flagged", rep.HiddenByDice)
 			for _, m := range "WRSG" {
@@ -471,8 +472,9 @@ func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) e
 		}
 		return 100 * float64(t.Right) / float64(t.Total)
 	}
-	fmt.Fprintf(out, "%-*s  whole stack %5d/%-5d %5.1f%%  under the camera %4d/%-4d  empty/occupied mistakes %3d  uncovered cards %4d/%d\n",
-		w, "total", stack.Right, stack.Total, rate(stack), under.Right, under.Total, occ.Total-occ.Right, unc.Right, unc.Total)
+	lo, hi := stack.Interval95()
+	fmt.Fprintf(out, "%-*s  whole stack %5d/%-5d %5.1f%%  under the camera %4d/%-4d  empty/occupied mistakes %3d  uncovered cards %4d/%d  whole stack at 95 %%: %.1f-%.1f%%\n",
+		w, "total", stack.Right, stack.Total, rate(stack), under.Right, under.Total, occ.Total-occ.Right, unc.Right, unc.Total, 100*lo, 100*hi)
 	return nil
 }
 

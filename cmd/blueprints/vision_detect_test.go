@@ -185,6 +185,13 @@ func TestVisionBenchSeveralCorpora(t *testing.T) {
 			assert.True(t, strings.HasPrefix(l, "total"), l)
 			assert.Equal(t, sum, [2]int{right, total}, "the total adds the corpora up")
 			assert.Equal(t, sumUnder, [2]int{ur, ut}, "and the stacks under the camera")
+			var lo, hi float64
+			k := strings.Index(l, "whole stack at 95 %:")
+			require.GreaterOrEqual(t, k, 0, l)
+			_, err := fmt.Sscanf(l[k+len("whole stack at 95 %:"):], " %f-%f%%", &lo, &hi)
+			require.NoError(t, err, l)
+			rate := 100 * float64(right) / float64(total)
+			assert.True(t, lo < rate && rate <= hi, "the total's interval %.1f-%.1f holds its rate %.1f", lo, hi, rate)
 		}
 	}
 	assert.Positive(t, sumUnder[1], "still_0022 has stacks under the camera")
