@@ -78,8 +78,10 @@ func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x
 }
 
 // readFrom reads the networks a -pip-from or -height-from file (flag)
-// holds to fine-tune members CNNs from; none for an empty path.
-func readFrom(flag, path string, members int) ([]*cnn.Net, error) {
+// holds to fine-tune members CNNs from; none for an empty path. With side
+// > 0 only those of that input side count (a nadir height CNN file may
+// hold networks of several sides).
+func readFrom(flag, path string, members, side int) ([]*cnn.Net, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -87,9 +89,23 @@ func readFrom(flag, path string, members int) ([]*cnn.Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	from, err := cnn.UnmarshalAll(b)
+	from, err := cnn.UnmarshalMixed(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if side > 0 {
+		// a file of networks of several sides (height_nadir.cnn): those
+		// of the side to be trained, in their order
+		var same []*cnn.Net
+		for _, n := range from {
+			if n.Arch.Side == side {
+				same = append(same, n)
+			}
+		}
+		if len(same) == 0 {
+			return nil, fmt.Errorf("%s %s holds no network of side %d", flag, path, side)
+		}
+		from = same
 	}
 	if len(from) < members {
 		return nil, fmt.Errorf("%s %s holds %d networks, %d are to be trained", flag, path, len(from), members)

@@ -343,7 +343,7 @@ func run(args []string) error {
 			if *pipCNNMembers < 1 || *pipCNNMembers > cnn.MaxMembers {
 				return fmt.Errorf("-pip-cnn-members %d: want 1..%d", *pipCNNMembers, cnn.MaxMembers)
 			}
-			from, err := readFrom("-pip-from", *pipFrom, *pipCNNMembers)
+			from, err := readFrom("-pip-from", *pipFrom, *pipCNNMembers, 0)
 			if err != nil {
 				return err
 			}
@@ -428,7 +428,7 @@ func run(args []string) error {
 		if *heightCNNMembers < 1 || *heightCNNMembers > cnn.MaxMembers {
 			return fmt.Errorf("-height-cnn-members %d: want 1..%d", *heightCNNMembers, cnn.MaxMembers)
 		}
-		from, err := readFrom("-height-from", *heightFrom, *heightCNNMembers)
+		from, err := readFrom("-height-from", *heightFrom, *heightCNNMembers, heightSide)
 		if err != nil {
 			return err
 		}
@@ -458,7 +458,7 @@ func run(args []string) error {
 			}
 		}
 		arch := cnn.Arch{InC: 3, Side: vision.FaceSide, Convs: convs, Hidden: *materialCNNHidden, Classes: 4}
-		from, err := readFrom("-material-from", *materialFrom, 1)
+		from, err := readFrom("-material-from", *materialFrom, 1, 0)
 		if err != nil {
 			return err
 		}
