@@ -204,12 +204,6 @@ type Detector struct {
 	// of a group's planes, a face's samples
 	nadirFine            []nadirGroup
 	nadirView, nadirFace []float32
-	// optional: height CNNs of a finer face patch that read, beside the
-	// height CNNs, the cells not under the camera they are unsure of
-	// (fine.go): grouped by side, how many, and their mean probabilities
-	fineHeight  []nadirGroup
-	fineHeightN int
-	fineP       []float32
 	// training only: nadirPlanes of this side (0: none) for the cells
 	// sliding less than trainNadirSlide (SetNadirTraining)
 	trainNadirSide  int

@@ -432,7 +432,6 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					} else {
 						copy(d.heightP, cr.p[:])
 						d.heightViews()
-						d.blendFine(cam, cards[i].pose, &cd.bg, r, col)
 					}
 					copy(cr.p[:], d.heightP)
 					cr.dec = DecideHeight(cr.p[:])

@@ -297,16 +297,6 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	if err := d.useNadirHeights(nadir); err != nil {
 		return fmt.Errorf("%s: %w", nPath, err)
 	}
-	var fine []*cnn.Net
-	fPath := filepath.Join(filepath.Dir(topPath), "height_fine.cnn")
-	if data, err := os.ReadFile(fPath); err == nil {
-		if fine, err = cnn.UnmarshalMixed(data); err != nil {
-			return fmt.Errorf("%s: %w", fPath, err)
-		}
-	}
-	if err := d.useFineHeights(fine); err != nil {
-		return fmt.Errorf("%s: %w", fPath, err)
-	}
 	return nil
 }
 

@@ -189,3 +189,46 @@ func TestNadirSide(t *testing.T) {
 	assert.Equal(t, vision.HeightCNNChannels, a.InC)
 	assert.Equal(t, vision.NadirPlanesLen(16), nets[0].InputLen())
 }
+
+// -height-from a file of nadir networks of several sides (as
+// height_nadir.cnn is) starts from those of the side trained, in their
+// order, and refuses a file with none of that side by name.
+func TestStartFromMixedSides(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	arch := func(side int) cnn.Arch {
+		return cnn.Arch{InC: vision.HeightCNNChannels, Side: side, Convs: []int{4, 8}, Hidden: 8, Classes: vision.HeightClasses}
+	}
+	var nets []*cnn.Net
+	for _, side := range []int{24, 16, 24} {
+		n, err := cnn.New(arch(side), rng)
+		require.NoError(t, err)
+		nets = append(nets, n)
+	}
+	mixed, err := cnn.MarshalEnsemble(nets)
+	require.NoError(t, err)
+	from := filepath.Join(dir, "mixed.cnn")
+	require.NoError(t, os.WriteFile(from, mixed, 0o644))
+	train := func(side, members int, out string) error {
+		return run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", "0",
+			"-nadir-side", fmt.Sprint(side), "-max-slide", "1", "-height-convs", "4,8", "-height-cnn-hidden", "8",
+			"-height-cnn-members", fmt.Sprint(members), "-height-from", from,
+			"-height-members", "0", "-out-height", "", "-train", "height-cnn", "-out-height-cnn", out,
+			"-out-top", "../model/top.mlp", "-out-pips", "../model/pips.cnn"})
+	}
+	out := filepath.Join(dir, "out.cnn")
+	require.NoError(t, train(24, 2, out))
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	want, err := cnn.MarshalEnsemble([]*cnn.Net{nets[0], nets[2]})
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "the side-24 networks, no epochs: as they were")
+	require.NoError(t, train(16, 1, out))
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	want, err = cnn.MarshalEnsemble(nets[1:2])
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "the side-16 one")
+	assert.ErrorContains(t, train(16, 2, out), "holds 1 networks, 2 are to be trained")
+	assert.ErrorContains(t, train(20, 1, out), "holds no network of side 20")
+}
