@@ -151,6 +151,10 @@ vision-eval: test-deps render-deps
 # is four pip CNNs of four trainings averaged (seventh session; see
 # vision/model/README.md); this writes one in its place, so merge it with
 # others (go run ./vision/cnnmerge) before comparing.
+# The renders outlive a checkout if TRAIN_DIR and NADIR_DIR name a folder
+# outside it: each seed renders into its own subfolder, so both may name
+# the same store (e.g. make cell-model TRAIN_DIR=/work/store
+# NADIR_DIR=/work/store; the thirty-third session began one there).
 TRAIN_DIR    ?= build/synth-train
 TRAIN_STILLS ?= 400 300 400 300 400 400 716 490
 # seed 1010: dice turned up to 25 degrees on their cells (the others up to
