@@ -83,7 +83,7 @@ func brokenRule(bp string, r, col int, dice []string) string {
 // Tally counts right answers of one attribute. Low95 and High95 bound the
 // rate a corpus like this one, drawn again, would show (the Wilson score
 // interval at 95 %): on a bench of about a thousand stacks a rate of
-// 99.3 % lies between about 98.6 and 99.7 %, so two codes, or a code and
+// 99.3 % lies between about 98.7 and 99.7 %, so two codes, or a code and
 // a target, a few stacks apart are not told apart by one corpus.
 type Tally struct {
 	Right  int     `json:"right"`

@@ -205,22 +205,6 @@ func (d *Detector) SetNadirTraining(side int, maxSlide float64) error {
 	return nil
 }
 
-// addToGroup adds ws, a CNN of face planes of side, to the group of
-// groups of that side (a new one if there is none), making room for a view
-// of its planes.
-func (d *Detector) addToGroup(groups []nadirGroup, ws *cnn.Workspace, side int) []nadirGroup {
-	i := slices.IndexFunc(groups, func(g nadirGroup) bool { return g.side == side })
-	if i < 0 {
-		i = len(groups)
-		groups = append(groups, nadirGroup{side: side, x: make([]float32, NadirPlanesLen(side))})
-		if len(d.nadirView) < NadirPlanesLen(side) {
-			d.nadirView = make([]float32, NadirPlanesLen(side))
-		}
-	}
-	groups[i].nets = append(groups[i].nets, ws)
-	return groups
-}
-
 // useNadirHeights makes the detector read the heights of cells under the
 // camera with the height CNNs hcs instead of its height networks (none:
 // with those too). They must read what the height CNNs read.
@@ -239,7 +223,15 @@ func (d *Detector) useNadirHeights(hcs []*cnn.Net) error {
 		if !fine {
 			continue
 		}
-		d.nadirFine = d.addToGroup(d.nadirFine, ws, a.Side)
+		i := slices.IndexFunc(d.nadirFine, func(g nadirGroup) bool { return g.side == a.Side })
+		if i < 0 {
+			i = len(d.nadirFine)
+			d.nadirFine = append(d.nadirFine, nadirGroup{side: a.Side, x: make([]float32, NadirPlanesLen(a.Side))})
+			if len(d.nadirView) < NadirPlanesLen(a.Side) {
+				d.nadirView = make([]float32, NadirPlanesLen(a.Side))
+			}
+		}
+		d.nadirFine[i].nets = append(d.nadirFine[i].nets, ws)
 	}
 	if len(d.heightNadir) > 0 && d.heightCNNX == nil {
 		d.heightCNNX = make([]float32, HeightCNNLen)
