@@ -214,6 +214,25 @@ nadir-model: test-deps nadir-train-data
 	$(GO) run ./vision/celltrain $(call cell_data,$(NADIR_REFIT_DATA)) $(NADIR_REFIT_FLAGS) -nadir-side 32 -height-from build/height_nadir_32base.cnn -out-height-cnn build/height_nadir_32.cnn
 	$(GO) run ./vision/cnnmerge -mixed -out vision/model/height_nadir.cnn build/height_nadir_24.cnn build/height_nadir_32.cnn
 
+# More training renders, under seeds no committed network learned from,
+# in the mix of the sets above: per round one plain corpus (seed 3000+i,
+# 400 stills), one with the camera over a card (3100+i, 400,
+# --nadir-on-cards 1) and one glass-heavy (3200+i, 300, --glass-tops
+# 0.7); about 80 minutes of POV-Ray a round on two cores (1,100 stills,
+# about 14 a minute). For a retrain larger
+# than the committed recipes (see README, "The thirty-fourth session").
+# Resumable, like every bprender corpus; MORE_DIR may name a store outside
+# the checkout (the thirty-fourth session renders into /work/store).
+MORE_DIR    ?= build/synth-more
+MORE_ROUNDS ?= 1
+.PHONY: more-train-data
+more-train-data: render-deps
+	@set -e; for i in $$(seq 1 $(MORE_ROUNDS)); do \
+	  $(GO) run ./cmd/bprender corpus --seed $$((3000+i)) --stills 400 --sequences "" --out $(MORE_DIR)/$$((3000+i)) --threads $(RENDER_THREADS); \
+	  $(GO) run ./cmd/bprender corpus --seed $$((3100+i)) --stills 400 --sequences "" --nadir-on-cards 1 --out $(MORE_DIR)/$$((3100+i)) --threads $(RENDER_THREADS); \
+	  $(GO) run ./cmd/bprender corpus --seed $$((3200+i)) --stills 300 --sequences "" --glass-tops 0.7 --out $(MORE_DIR)/$$((3200+i)) --threads $(RENDER_THREADS); \
+	done
+
 # The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
 # pips.cnn for the stacks under the camera): the four built-in pip CNNs
 # fine-tuned, each from its own weights, on the stacks sliding under 0.3
