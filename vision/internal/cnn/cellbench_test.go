@@ -16,7 +16,8 @@ func BenchmarkForwardCellNets(b *testing.B) {
 	}{
 		{"height-16-32", Arch{InC: 12, Side: 12, Convs: []int{16, 32}, Hidden: 64, Classes: 8}},
 		{"height-32-64", Arch{InC: 12, Side: 12, Convs: []int{32, 64}, Hidden: 128, Classes: 8}},
-		{"height-48-96", Arch{InC: 12, Side: 12, Convs: []int{48, 96}, Hidden: 128, Classes: 8}}, // the committed height CNNs
+		{"height-48-96", Arch{InC: 12, Side: 12, Convs: []int{48, 96}, Hidden: 128, Classes: 8}},   // the committed height CNNs
+		{"height-96-192", Arch{InC: 12, Side: 12, Convs: []int{96, 192}, Hidden: 256, Classes: 8}}, // the thirty-fourth session's wide probe
 		{"pips-16-32", Arch{InC: 1, Side: 16, Convs: []int{16, 32}, Hidden: 64, Classes: 6}},
 		{"material-32-64", Arch{InC: 3, Side: 12, Convs: []int{32, 64}, Hidden: 64, Classes: 4}},
 		{"pips32-16-32-64", Arch{InC: 1, Side: 32, Convs: []int{16, 32, 64}, Hidden: 64, Classes: 6}},
