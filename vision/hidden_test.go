@@ -170,3 +170,54 @@ func TestReconsiderEmpties(t *testing.T) {
 	shares[1][0][1] = faceShare - 0.01
 	assert.Equal(t, 0, read(above, faint).Height, "a share under faceShare: stays empty")
 }
+
+// Since the thirty-fourth session a weak empty reading becomes a stack
+// where the stacks in front hide up to weakEmptyHidden (0.3) of a one-high
+// top there, not only where nothing hides it: a clear die partly hidden by
+// a taller neighbour was most of the stacks read empty. Cameras between
+// "above" and "behind" of hiddenScene hide more and more of cell (1,0)
+// behind the six-high stack on (0,0).
+func TestReconsiderEmptiesPartlyHidden(t *testing.T) {
+	d := NewDetector(Options{Classical: true})
+	defer d.Close()
+	m := d.opts.Model
+	p, behind, above := hiddenScene(m)
+	heights := [3][2]int{{6, 0}, {0, 0}, {0, 0}}
+	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
+	var shares [3][2][MaxStack + 2]float64
+	read := func(cam Camera) int {
+		for r := range d.cardCells {
+			for c := range d.cardCells[r] {
+				d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
+			}
+		}
+		d.cardCells[0][0].p = [HeightClasses]float32{0.01, 0, 0, 0, 0, 0.01, 0.98}
+		d.cardCells[1][0].p = weak
+		for r := range d.cardCells {
+			for c := range d.cardCells[r] {
+				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
+			}
+		}
+		d.reconsiderEmpties(&Card{pose: p}, cam, &shares)
+		return d.cardCells[1][0].dec.Height
+	}
+	var seenBelow, seenAbove bool
+	for i := 0; i <= 200; i++ {
+		f := float64(i) / 200
+		at := above.Add(behind.Add(above.Scale(-1)).Scale(f))
+		cam := cameraDownFrom(t, at)
+		o, ok := eyeOnCard(&Card{pose: p}, cam)
+		require.True(t, ok)
+		share := d.hiddenShare(o, &heights, 1, 0, m.CardThickness+m.Die)
+		switch {
+		case share > 0.1 && share <= weakEmptyHidden:
+			seenBelow = true
+			assert.Equal(t, 2, read(cam), "hidden %.2f (at most weakEmptyHidden): the likeliest height", share)
+		case share > weakEmptyHidden:
+			seenAbove = true
+			assert.Equal(t, 0, read(cam), "hidden %.2f (more than weakEmptyHidden): stays empty", share)
+		}
+	}
+	require.True(t, seenBelow, "some camera hides between a tenth and weakEmptyHidden")
+	require.True(t, seenAbove, "some camera hides more than weakEmptyHidden")
+}
