@@ -117,6 +117,26 @@ func TestFlagHidden(t *testing.T) {
 	assert.Equal(t, 6, c.Cells[1][0].Height)
 }
 
+// reconsiderBesideSix reads a card at pose p through reconsiderEmpties
+// from cam: (0,0) a sure six-high stack, (1,0) read p10, the rest surely
+// empty; it returns (1,0)'s decision.
+func reconsiderBesideSix(d *Detector, p cardPose, cam Camera, p10 [HeightClasses]float32, shares *[3][2][MaxStack + 2]float64) Decision {
+	for r := range d.cardCells {
+		for c := range d.cardCells[r] {
+			d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
+		}
+	}
+	d.cardCells[0][0].p = [HeightClasses]float32{0.01, 0, 0, 0, 0, 0.01, 0.98}
+	d.cardCells[1][0].p = p10
+	for r := range d.cardCells {
+		for c := range d.cardCells[r] {
+			d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
+		}
+	}
+	d.reconsiderEmpties(&Card{pose: p}, cam, shares)
+	return d.cardCells[1][0].dec
+}
+
 // A cell read empty, but not surely, is read as its likeliest height where
 // nothing hides it and that height has weakEmptyHeight of the probability;
 // not where a tall neighbour hides it, nor where the empty reading is sure
@@ -125,23 +145,9 @@ func TestReconsiderEmpties(t *testing.T) {
 	d := NewDetector(Options{Classical: true})
 	defer d.Close()
 	p, behind, above := hiddenScene(d.opts.Model)
-	// (0,0) a sure six-high stack; (1,0) as given; the rest surely empty
 	var shares [3][2][MaxStack + 2]float64
 	read := func(at Vec3, p10 [HeightClasses]float32) Decision {
-		for r := range d.cardCells {
-			for c := range d.cardCells[r] {
-				d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
-			}
-		}
-		d.cardCells[0][0].p = [HeightClasses]float32{0.01, 0, 0, 0, 0, 0.01, 0.98}
-		d.cardCells[1][0].p = p10
-		for r := range d.cardCells {
-			for c := range d.cardCells[r] {
-				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
-			}
-		}
-		d.reconsiderEmpties(&Card{pose: p}, cameraDownFrom(t, at), &shares)
-		return d.cardCells[1][0].dec
+		return reconsiderBesideSix(d, p, cameraDownFrom(t, at), p10, &shares)
 	}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
 	dec := read(above, weak)
@@ -185,22 +191,7 @@ func TestReconsiderEmptiesPartlyHidden(t *testing.T) {
 	heights := [3][2]int{{6, 0}, {0, 0}, {0, 0}}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
 	var shares [3][2][MaxStack + 2]float64
-	read := func(cam Camera) int {
-		for r := range d.cardCells {
-			for c := range d.cardCells[r] {
-				d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
-			}
-		}
-		d.cardCells[0][0].p = [HeightClasses]float32{0.01, 0, 0, 0, 0, 0.01, 0.98}
-		d.cardCells[1][0].p = weak
-		for r := range d.cardCells {
-			for c := range d.cardCells[r] {
-				d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
-			}
-		}
-		d.reconsiderEmpties(&Card{pose: p}, cam, &shares)
-		return d.cardCells[1][0].dec.Height
-	}
+	read := func(cam Camera) int { return reconsiderBesideSix(d, p, cam, weak, &shares).Height }
 	var seenBelow, seenAbove bool
 	for i := 0; i <= 200; i++ {
 		f := float64(i) / 200
