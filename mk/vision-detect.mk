@@ -225,13 +225,13 @@ nadir-model: test-deps nadir-train-data
 # the checkout (the thirty-fourth session renders into /work/store).
 MORE_DIR    ?= build/synth-more
 MORE_ROUNDS ?= 1
+MORE_SPECS   = 3000:400 3100:400:--nadir-on-cards=1 3200:300:--glass-tops=0.7
 .PHONY: more-train-data
 more-train-data: render-deps
-	@set -e; for i in $$(seq 1 $(MORE_ROUNDS)); do \
-	  $(GO) run ./cmd/bprender corpus --seed $$((3000+i)) --stills 400 --sequences "" --out $(MORE_DIR)/$$((3000+i)) --threads $(RENDER_THREADS); \
-	  $(GO) run ./cmd/bprender corpus --seed $$((3100+i)) --stills 400 --sequences "" --nadir-on-cards 1 --out $(MORE_DIR)/$$((3100+i)) --threads $(RENDER_THREADS); \
-	  $(GO) run ./cmd/bprender corpus --seed $$((3200+i)) --stills 300 --sequences "" --glass-tops 0.7 --out $(MORE_DIR)/$$((3200+i)) --threads $(RENDER_THREADS); \
-	done
+	@set -e; for i in $$(seq 1 $(MORE_ROUNDS)); do for spec in $(MORE_SPECS); do \
+	  set -- $$(echo "$$spec" | tr : " "); seed=$$(($$1+i)); \
+	  $(GO) run ./cmd/bprender corpus --seed $$seed --stills $$2 --sequences "" $$3 --out $(MORE_DIR)/$$seed --threads $(RENDER_THREADS); \
+	done; done
 
 # The nadir pip CNNs (vision/model/pips_nadir.cnn, read in place of
 # pips.cnn for the stacks under the camera): the four built-in pip CNNs
