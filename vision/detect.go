@@ -204,6 +204,11 @@ type Detector struct {
 	// of a group's planes, a face's samples
 	nadirFine            []nadirGroup
 	nadirView, nadirFace []float32
+	// optional fine height CNNs for the plain cells (fine.go), grouped by
+	// side; how many in all; their mean probabilities
+	heightFine []nadirGroup
+	fineN      int
+	fineP      []float32
 	// training only: nadirPlanes of this side (0: none) for the cells
 	// sliding less than trainNadirSlide (SetNadirTraining)
 	trainNadirSide  int

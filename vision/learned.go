@@ -432,6 +432,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					} else {
 						copy(d.heightP, cr.p[:])
 						d.heightViews()
+						d.fineHeight(cam, cards[i].pose, &cd.bg, r, col)
 					}
 					copy(cr.p[:], d.heightP)
 					cr.dec = DecideHeight(cr.p[:])

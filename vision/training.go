@@ -222,7 +222,8 @@ func (s *CellSample) TopClass(h int) int {
 // model files (vision/celltrain writes them), instead of its built-in ones.
 // The pip network's file may hold an MLP or a CNN. Networks beside them are
 // read too where they are: height.mlp (and height2.mlp...), height.cnn,
-// height_nadir.cnn (heights of cells under the camera), material.cnn,
+// height_nadir.cnn (heights of cells under the camera), height_fine.cnn
+// (the plain cells' heights where the height CNNs are unsure), material.cnn,
 // pips_glass.cnn (pips of tops read as glass) and pips_nadir.cnn (pips of
 // stacks under the camera).
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
@@ -296,6 +297,16 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	}
 	if err := d.useNadirHeights(nadir); err != nil {
 		return fmt.Errorf("%s: %w", nPath, err)
+	}
+	var fine []*cnn.Net
+	fPath := filepath.Join(filepath.Dir(topPath), "height_fine.cnn")
+	if data, err := os.ReadFile(fPath); err == nil {
+		if fine, err = cnn.UnmarshalMixed(data); err != nil {
+			return fmt.Errorf("%s: %w", fPath, err)
+		}
+	}
+	if err := d.useFineHeights(fine); err != nil {
+		return fmt.Errorf("%s: %w", fPath, err)
 	}
 	return nil
 }

@@ -174,7 +174,7 @@ func setInPlay(d *vision.Detector, list, name string) error {
 func detectorFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.String("card-model", "", "card model file (default: configs/card.json as built in)")
-	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and optionally height.cnn, height*.mlp, material.cnn, pips_glass.cnn (pips of tops read as glass), height_nadir.cnn (heights of the cells under the camera), pips_nadir.cnn (pips of the stacks under the camera) (vision/celltrain) to read cells with (default: the built-in networks)")
+	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and optionally height.cnn, height*.mlp, material.cnn, pips_glass.cnn (pips of tops read as glass), height_nadir.cnn (heights of the cells under the camera), height_fine.cnn (heights of the other cells where the height CNNs are unsure), pips_nadir.cnn (pips of the stacks under the camera) (vision/celltrain) to read cells with (default: the built-in networks)")
 	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
 	f.Bool("every-member", false, "read every member of the height and pip CNN ensembles for every cell, also where the first half of them is already sure (slower; the same reads on every corpus measured)")
 	f.String("views", "", "height,material,pips[,below]: in how many symmetries of the square (1, 2, 4, 8) each network reads its input, averaged; height views past the first only where the plain reading is less sure than below (default: vision.DefaultViews)")
