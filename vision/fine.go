@@ -19,7 +19,7 @@ import (
 // less than fineBelow, the cell's probabilities become (1-fineWeight) of
 // theirs and fineWeight of the fine CNNs' mean.
 const (
-	fineBelow  = 0.93
+	fineBelow  = 0.8
 	fineWeight = 0.5
 )
 
