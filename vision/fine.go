@@ -35,12 +35,7 @@ func (d *Detector) useFineHeights(hcs []*cnn.Net) error {
 		if a.InC != HeightCNNChannels || a.Side == faceSide || a.Side < MinNadirSide || a.Side > MaxNadirSide || a.Side%2 != 0 || a.Classes != HeightClasses {
 			return fmt.Errorf("vision: fine height CNN takes %dx%dx%d inputs to %d classes, want %d planes of an even side from %d to %d other than %d, to %d", a.InC, a.Side, a.Side, a.Classes, HeightCNNChannels, MinNadirSide, MaxNadirSide, faceSide, HeightClasses)
 		}
-		i := slices.IndexFunc(groups, func(g nadirGroup) bool { return g.side == a.Side })
-		if i < 0 {
-			i = len(groups)
-			groups = append(groups, nadirGroup{side: a.Side, x: make([]float32, NadirPlanesLen(a.Side))})
-		}
-		groups[i].nets = append(groups[i].nets, hc.NewWorkspace())
+		groups = joinGroup(groups, hc.NewWorkspace(), a.Side)
 	}
 	d.heightFine, d.fineN = groups, len(hcs)
 	if len(hcs) > 0 && d.fineP == nil {
@@ -59,13 +54,7 @@ func (d *Detector) fineHeight(cam Camera, p cardPose, bg *background, row, col i
 	clear(d.fineP)
 	for _, g := range d.heightFine {
 		d.nadirPlanes(cam, p, bg, row, col, g.side, g.x)
-		for _, ws := range g.nets {
-			if ws.Forward(g.x) == nil { // the length was checked at load
-				for k, v := range ws.Prob {
-					d.fineP[k] += v / float32(d.fineN)
-				}
-			}
-		}
+		addShares(d.fineP, g.nets, g.x, d.fineN)
 	}
 	blendFine(d.heightP, d.fineP)
 }

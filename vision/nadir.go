@@ -178,10 +178,28 @@ func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, co
 // addNadirFine adds to d.heightP the share of nets (nadir height CNNs of
 // one side) in all of them's mean probabilities for the planes x.
 func (d *Detector) addNadirFine(nets []*cnn.Workspace, x []float32) {
+	addShares(d.heightP, nets, x, len(d.heightNadir))
+}
+
+// joinGroup adds ws, a network reading face patches of side, to the group
+// of that side in groups, or to a new one after them.
+func joinGroup(groups []nadirGroup, ws *cnn.Workspace, side int) []nadirGroup {
+	i := slices.IndexFunc(groups, func(g nadirGroup) bool { return g.side == side })
+	if i < 0 {
+		i = len(groups)
+		groups = append(groups, nadirGroup{side: side, x: make([]float32, NadirPlanesLen(side))})
+	}
+	groups[i].nets = append(groups[i].nets, ws)
+	return groups
+}
+
+// addShares adds to p each of nets' probabilities for x divided by n
+// (their share in the mean of n networks).
+func addShares(p []float32, nets []*cnn.Workspace, x []float32, n int) {
 	for _, ws := range nets {
 		if ws.Forward(x) == nil { // the length was checked at load
 			for k, v := range ws.Prob {
-				d.heightP[k] += v / float32(len(d.heightNadir))
+				p[k] += v / float32(n)
 			}
 		}
 	}
@@ -223,15 +241,10 @@ func (d *Detector) useNadirHeights(hcs []*cnn.Net) error {
 		if !fine {
 			continue
 		}
-		i := slices.IndexFunc(d.nadirFine, func(g nadirGroup) bool { return g.side == a.Side })
-		if i < 0 {
-			i = len(d.nadirFine)
-			d.nadirFine = append(d.nadirFine, nadirGroup{side: a.Side, x: make([]float32, NadirPlanesLen(a.Side))})
-			if len(d.nadirView) < NadirPlanesLen(a.Side) {
-				d.nadirView = make([]float32, NadirPlanesLen(a.Side))
-			}
+		d.nadirFine = joinGroup(d.nadirFine, ws, a.Side)
+		if len(d.nadirView) < NadirPlanesLen(a.Side) {
+			d.nadirView = make([]float32, NadirPlanesLen(a.Side))
 		}
-		d.nadirFine[i].nets = append(d.nadirFine[i].nets, ws)
 	}
 	if len(d.heightNadir) > 0 && d.heightCNNX == nil {
 		d.heightCNNX = make([]float32, HeightCNNLen)
