@@ -38,16 +38,9 @@ func TestFineHeightFiles(t *testing.T) {
 	// one network sure of 3 at side 16, one sure of 4 at side 24
 	var nets []*cnn.Net
 	for _, n := range []struct{ side, sure int }{{16, 3}, {24, 4}} {
-		writeCNN(t, fine, cnn.Arch{InC: HeightCNNChannels, Side: n.side, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, rng, n.sure)
-		b, err := os.ReadFile(fine)
-		require.NoError(t, err)
-		net, err := cnn.Unmarshal(b)
-		require.NoError(t, err)
-		nets = append(nets, net)
+		nets = append(nets, sureNet(t, cnn.Arch{InC: HeightCNNChannels, Side: n.side, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, rng, n.sure))
 	}
-	b, err := cnn.MarshalEnsemble(nets)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(fine, b, 0o644))
+	writeEnsemble(t, fine, nets)
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	require.Equal(t, 2, d.fineN)
 	require.Len(t, d.heightFine, 2, "two sides, two groups")

@@ -694,6 +694,27 @@ func writeCNN(t *testing.T, path string, a cnn.Arch, rng *rand.Rand, sure int) {
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 }
 
+// sureNet is a random CNN of arch a whose outputs are sure of class sure
+// (as writeCNN writes it).
+func sureNet(t *testing.T, a cnn.Arch, rng *rand.Rand, sure int) *cnn.Net {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "net.cnn")
+	writeCNN(t, path, a, rng, sure)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	n, err := cnn.Unmarshal(b)
+	require.NoError(t, err)
+	return n
+}
+
+// writeEnsemble writes nets as one ensemble file at path.
+func writeEnsemble(t *testing.T, path string, nets []*cnn.Net) {
+	t.Helper()
+	b, err := cnn.MarshalEnsemble(nets)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+}
+
 // builtinModelDir writes the built-in networks' files into a new folder,
 // for UseNetworkFiles; it returns the folder and the top and pip files.
 func builtinModelDir(t *testing.T) (dir, top, pips string) {

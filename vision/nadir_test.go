@@ -79,19 +79,8 @@ func TestNadirHeightFiles(t *testing.T) {
 	// 3, one of 4 at side 16, one of 4 at side 24 read the same cells 4
 	// high (their mean probabilities: 1/3 for 3, 2/3 for 4).
 	var nets []*cnn.Net
-	readNet := func(a cnn.Arch, sure int) {
-		writeCNN(t, nadir, a, rng, sure)
-		b, err := os.ReadFile(nadir)
-		require.NoError(t, err)
-		n, err := cnn.Unmarshal(b)
-		require.NoError(t, err)
-		nets = append(nets, n)
-	}
-	writeNets := func() {
-		b, err := cnn.MarshalEnsemble(nets)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(nadir, b, 0o644))
-	}
+	readNet := func(a cnn.Arch, sure int) { nets = append(nets, sureNet(t, a, rng, sure)) }
+	writeNets := func() { writeEnsemble(t, nadir, nets) }
 	for _, n := range []struct{ side, sure int }{{24, 3}, {16, 4}, {24, 4}} {
 		readNet(cnn.Arch{InC: HeightCNNChannels, Side: n.side, Convs: []int{4, 4}, Hidden: 4, Classes: HeightClasses}, n.sure)
 	}
