@@ -309,6 +309,9 @@ func NewDetector(opts Options) *Detector {
 		if err := d.useNadirHeights(nets.heightNadir); err != nil {
 			panic(err)
 		}
+		if err := d.useFineHeights(nets.heightFine); err != nil {
+			panic(err)
+		}
 		if err := d.useNadirPips(nets.nadirPips); err != nil {
 			panic(err)
 		}

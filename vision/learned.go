@@ -897,8 +897,11 @@ type builtinNets struct {
 	// heightNadir reads the heights of cells under the camera (nadir.go);
 	// none if there is no model/height_nadir.cnn
 	heightNadir []*cnn.Net
-	material    *cnn.Net // nil if there is none
-	pips        pipNet
+	// heightFine reads the plain cells' heights where the height CNNs are
+	// unsure (fine.go); none if there is no model/height_fine.cnn
+	heightFine []*cnn.Net
+	material   *cnn.Net // nil if there is none
+	pips       pipNet
 	// nadirPips reads the pips of stacks under the camera (useNadirPips);
 	// a zero pipNet if there is no model/pips_nadir.cnn
 	nadirPips pipNet
@@ -942,6 +945,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/height_nadir.cnn"); err == nil {
 		if nets.heightNadir, err = cnn.UnmarshalMixed(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir height CNN: %w", err)
+		}
+	}
+	if data, err := builtinModelFS.ReadFile("model/height_fine.cnn"); err == nil {
+		if nets.heightFine, err = cnn.UnmarshalMixed(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in fine height CNN: %w", err)
 		}
 	}
 	if data, err := builtinModelFS.ReadFile("model/pips_nadir.cnn"); err == nil {

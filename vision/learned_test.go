@@ -87,6 +87,12 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 		assert.Equal(t, HeightCNNChannels, hc.Arch.InC)
 		assert.Equal(t, HeightClasses, hc.Arch.Classes)
 	}
+	for _, hc := range nets.heightFine {
+		a := hc.Arch
+		assert.Equal(t, HeightCNNChannels, a.InC)
+		assert.Equal(t, HeightClasses, a.Classes)
+		assert.True(t, a.Side != faceSide && a.Side >= MinNadirSide && a.Side <= MaxNadirSide && a.Side%2 == 0, "fine height CNN side %d", a.Side)
+	}
 	for _, h := range nets.height {
 		assert.Equal(t, CellInputs, h.Inputs())
 		assert.Equal(t, HeightClasses, h.Outputs())
@@ -397,9 +403,7 @@ func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 		require.NoError(t, err)
 		hcs = append(hcs, hc)
 	}
-	b, err := cnn.MarshalEnsemble(hcs)
-	require.NoError(t, err)
-	write("height.cnn", b)
+	writeEnsemble(t, filepath.Join(dir, "height.cnn"), hcs)
 
 	d := NewDetector(Options{})
 	defer d.Close()
@@ -421,7 +425,7 @@ func TestUseNetworkFilesTakesAHeightEnsemble(t *testing.T) {
 
 	bad, err := cnn.New(cnn.Arch{InC: 3, Side: FaceSide, Convs: []int{4}, Hidden: 4, Classes: HeightClasses}, rng)
 	require.NoError(t, err)
-	b, err = bad.MarshalBinary()
+	b, err := bad.MarshalBinary()
 	require.NoError(t, err)
 	write("height.cnn", b)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "height CNN takes 3x")
