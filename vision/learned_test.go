@@ -87,12 +87,9 @@ func TestBuiltinNetworksFitTheReader(t *testing.T) {
 		assert.Equal(t, HeightCNNChannels, hc.Arch.InC)
 		assert.Equal(t, HeightClasses, hc.Arch.Classes)
 	}
-	for _, hc := range nets.heightFine {
-		a := hc.Arch
-		assert.Equal(t, HeightCNNChannels, a.InC)
-		assert.Equal(t, HeightClasses, a.Classes)
-		assert.True(t, a.Side != faceSide && a.Side >= MinNadirSide && a.Side <= MaxNadirSide && a.Side%2 == 0, "fine height CNN side %d", a.Side)
-	}
+	d := newDetector(Options{})
+	defer d.Close()
+	assert.NoError(t, d.useFineHeights(nets.heightFine), "the built-in fine height CNNs, if any, fit their reader")
 	for _, h := range nets.height {
 		assert.Equal(t, CellInputs, h.Inputs())
 		assert.Equal(t, HeightClasses, h.Outputs())
