@@ -156,7 +156,7 @@ func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, co
 	clear(d.heightP)
 	for _, g := range d.nadirFine {
 		d.nadirPlanes(cam, p, bg, row, col, g.side, g.x)
-		d.addNadirFine(g.nets, g.x)
+		addShares(d.heightP, g.nets, g.x, len(d.heightNadir))
 	}
 	n := d.heightViewCount()
 	if n <= 1 {
@@ -167,18 +167,12 @@ func (d *Detector) readNadirFine(cam Camera, p cardPose, bg *background, row, co
 		for i := 1; i < n; i++ {
 			copy(view, g.x)
 			transformPlanes(view, g.side, HeightCNNChannels, viewOrder[i])
-			d.addNadirFine(g.nets, view)
+			addShares(d.heightP, g.nets, view, len(d.heightNadir))
 		}
 	}
 	for k := range d.heightP {
 		d.heightP[k] /= float32(n)
 	}
-}
-
-// addNadirFine adds to d.heightP the share of nets (nadir height CNNs of
-// one side) in all of them's mean probabilities for the planes x.
-func (d *Detector) addNadirFine(nets []*cnn.Workspace, x []float32) {
-	addShares(d.heightP, nets, x, len(d.heightNadir))
 }
 
 // joinGroup adds ws, a network reading face patches of side, to the group
