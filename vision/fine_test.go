@@ -13,8 +13,8 @@ import (
 )
 
 // Fine height CNNs (height_fine.cnn beside --cell-model's files) are read
-// only for plain cells the height CNNs are less than fineBelow sure of,
-// and blended in at fineWeight; networks of several finer sides in one
+// only for plain cells the height CNNs read as a stack less than
+// fineBelow sure, and blended in at fineWeight among the heights only; networks of several finer sides in one
 // file are read together, and a network of the level inputs' side, or of
 // other planes, is refused.
 func TestFineHeightFiles(t *testing.T) {
@@ -60,6 +60,25 @@ func TestFineHeightFiles(t *testing.T) {
 	want := []float32{0, 0, 0.3, 0.2 + 0.25, 0.25, 0, 0, 0}
 	for k := range want {
 		assert.InDelta(t, want[k], d.heightP[k], 1e-3, "class %d", k)
+	}
+	// only its heights are blended: empty and hand keep their shares, the
+	// fine networks' heights scaled to the 0.6 the heights hold
+	copy(d.heightP, []float32{0.3, 0, 0.4, 0.2, 0, 0, 0, 0.1})
+	d.fineHeight(cam, c.pose, bg, 1, 0)
+	want = []float32{0.3, 0, 0.2, 0.1 + 0.15, 0.15, 0, 0, 0.1}
+	for k := range want {
+		assert.InDelta(t, want[k], d.heightP[k], 1e-3, "class %d", k)
+	}
+	// a reading whose likeliest class is empty, or a hand, is left alone
+	// however unsure: the fine networks never move a cell between empty
+	// and a stack
+	for _, p := range [][]float32{
+		{0.45, 0.3, 0.2, 0.05, 0, 0, 0, 0},
+		{0.2, 0.1, 0.2, 0.05, 0, 0, 0, 0.45},
+	} {
+		copy(d.heightP, p)
+		d.fineHeight(cam, c.pose, bg, 1, 0)
+		assert.Equal(t, p, d.heightP)
 	}
 
 	require.NoError(t, os.Remove(fine))
