@@ -43,27 +43,12 @@ const hiddenFlagShare, hiddenStackShare = 0.55, 1.0
 // 2056), empty/occupied mistakes 4 = 4.
 const hiddenUnsure, hiddenUnsureShare = 0.9, 0.6
 
-// A cell the height networks read as empty less than weakEmpty sure is
-// flagged where the stacks in front hide more than doubtedHiddenShare of
-// a one-high top there, weakEmptyHidden: reconsiderEmpties reads such a
-// cell as a stack only where they hide at most that, so an unsure empty
-// read is either read as a stack or flagged, never left empty, where
-// stacks partly hide it (the thirty-seventh session). Until then such a
-// cell was flagged only from hiddenFlagShare (0.55) up. Over the 23
-// corpora read then (fresh 2064-2082, 1401, 1402, the bench and the
-// mistakes corpus; 16,480 stacks, `vision bench --json`) this turned 3 of
-// the 27 empty/occupied mistakes into flags, and flagged 5 more cells
-// where nothing hides them (22 -> 27; the other two of the three stacks,
-// and three empty cells); every stack read and card found stayed the same.
-const doubtedHiddenShare = weakEmptyHidden
-
 // hiddenSamples is the number of sample points per side of the face.
 const hiddenSamples = 5
 
 // flagHidden flags the cells of c read as empty that the card's other
-// stacks hide (partly, for an empty cell read unsurely), and those read
-// as a stack whose top they hide wholly (or mostly, for a stack read
-// unsurely).
+// stacks hide, and those read as a stack whose top they hide wholly (or
+// mostly, for a stack read unsurely).
 func (d *Detector) flagHidden(c *Card, cam Camera) {
 	m := d.opts.Model
 	o, ok := eyeOnCard(c, cam)
@@ -81,9 +66,6 @@ func (d *Detector) flagHidden(c *Card, cam Camera) {
 	for r := 0; r < m.Rows && r < 3; r++ {
 		for col := 0; col < m.Cols && col < 2; col++ {
 			z, need := m.CardThickness+m.Die, hiddenFlagShare
-			if c.Cells[r][col] == nil && c.heightRead[r][col] && c.heightP[r][col][0] < weakEmpty {
-				need = doubtedHiddenShare
-			}
 			if cell := c.Cells[r][col]; cell != nil {
 				if cell.Occluded {
 					continue
