@@ -60,7 +60,8 @@ func (d *Detector) useFineHeights(hcs []*cnn.Net) error {
 // plain cell (row, col), the fine height CNNs' where d.heightP's likeliest
 // class is a height (not empty, not a hand) less than fineBelow sure.
 // Only the heights are blended (blendFine): the fine CNNs choose among
-// them, never between a stack and an empty cell (see fineHeights' note).
+// them, never between a stack and an empty cell (see the note above
+// fineBelow).
 func (d *Detector) fineHeight(cam Camera, p cardPose, bg *background, row, col int) {
 	if d.fineN == 0 {
 		return

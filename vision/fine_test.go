@@ -14,9 +14,9 @@ import (
 
 // Fine height CNNs (height_fine.cnn beside --cell-model's files) are read
 // only for plain cells the height CNNs read as a stack less than
-// fineBelow sure, and blended in at fineWeight among the heights only; networks of several finer sides in one
-// file are read together, and a network of the level inputs' side, or of
-// other planes, is refused.
+// fineBelow sure, and blended in at fineWeight among the heights only;
+// networks of several finer sides in one file are read together, and a
+// network of the level inputs' side, or of other planes, is refused.
 func TestFineHeightFiles(t *testing.T) {
 	dir, top, pips := builtinModelDir(t)
 	d := NewDetector(Options{})
