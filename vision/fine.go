@@ -66,12 +66,7 @@ func (d *Detector) fineHeight(cam Camera, p cardPose, bg *background, row, col i
 	if d.fineN == 0 {
 		return
 	}
-	k := 0
-	for i, v := range d.heightP {
-		if v > d.heightP[k] {
-			k = i
-		}
-	}
+	k := argmax(d.heightP)
 	if k == 0 || k == HeightHand || d.heightP[k] >= fineBelow {
 		return
 	}
