@@ -32,7 +32,7 @@ contact-sheet:
 	$(GO) run ./cmd/bprender contact-sheet --in $(CORPUS_DIR) $(SHEET_FLAGS)
 
 # How far each clear glass top of the committed corpus's stills is, in the
-# image, from the same die with another value on top (bprender twins; README
+# image, from the same die with another value on top (bprender twins; vision/JOURNAL.md
 # "can one frame tell a clear top's value?"): about 15 minutes (a window
 # render mostly waits for POV-Ray, so eight run at once).
 TWINS_OUT ?= build/twins.jsonl

@@ -220,7 +220,7 @@ nadir-model: test-deps nadir-train-data
 # --nadir-on-cards 1) and one glass-heavy (3200+i, 300, --glass-tops
 # 0.7); about 80 minutes of POV-Ray a round on two cores (1,100 stills,
 # about 14 a minute). For a retrain larger
-# than the committed recipes (see README, "The thirty-fourth session").
+# than the committed recipes (see vision/JOURNAL.md, "The thirty-fourth session").
 # Resumable, like every bprender corpus; MORE_DIR may name a store outside
 # the checkout (the thirty-fourth session renders into /work/store).
 MORE_DIR    ?= build/synth-more

@@ -125,8 +125,8 @@ func (d *Detector) hiddenShare(o Vec3, heights *[3][2]int, row, col int, z float
 // most stacks still read empty were clear glass dice beside a taller stack
 // that hid part of them (the development corpora 5,569 → 5,571 stacks
 // wholly right and 12 → 10 empty/occupied mistakes, fresh 2070 and renders
-// 1401-1402 2,132 → 2,134 and 9 → 7, fresh 2071-2072 the same; see the
-// README). Half (0.5) read a cell 0.6 hidden, under a tall neighbour's top
+// 1401-1402 2,132 → 2,134 and 9 → 7, fresh 2071-2072 the same; see
+// vision/JOURNAL.md). Half (0.5) read a cell 0.6 hidden, under a tall neighbour's top
 // face, as a die.
 const weakEmpty, weakEmptyHidden, weakEmptyHeight = 0.6, 0.3, 0.2
 

@@ -1221,7 +1221,7 @@ func (d *Detector) plainHeights(ncards int) {
 // 2064-2067 (1,100 stills) 0.93 reads every cell as every member does;
 // without the shares' check one wrong stack (the bench's still_0063,
 // the second CNN torn) was read 0.94 sure instead of 0.44. The detector
-// takes about 0.85 of the time (the thirty-second session, README); 0.9
+// takes about 0.85 of the time (the thirty-second session, vision/JOURNAL.md); 0.9
 // changed a stack of the bench. Plain views only: the further views of
 // unsure cells and the nadir networks read every member.
 const ensembleSure = 0.93
