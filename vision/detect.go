@@ -92,6 +92,7 @@ type Card struct {
 	UnderCamera bool
 	pose        cardPose
 	grid        float64         // how clearly the printed grid showed (orient)
+	gridOther   float64         // how clearly it showed the other way up
 	lines       float64         // the share of its printed lines on a ridge (refinePose)
 	byLines     bool            // found by its line work alone (linework.go)
 	pale        bool            // found by the pale mask (maskCards)
@@ -411,15 +412,35 @@ func (d *Detector) findCards(cam Camera) []Card {
 	// it was placed is not where it was placed: nearly always a card under
 	// a hand, fitted to what the hand left of its outline. Better none
 	// than cells read at the wrong place. A card of the pale mask, washed
-	// white, shows fewer: its grid must show clearly instead, or, washed
-	// white all over, it must lie alone on the table (loneOnTable).
+	// white, shows fewer (keepPale).
 	kept := cards[:0]
 	for _, c := range cards {
-		if c.lines >= minCardLines || (c.pale && c.grid >= looseGrid && c.lines >= paleLines) || (c.pale && d.loneOnTable(cam, c.pose)) {
+		if c.lines >= minCardLines || (c.pale && d.keepPale(cam, c)) {
 			kept = append(kept, c)
 		}
 	}
 	return kept
+}
+
+// keepPale reports whether findCards keeps c, a card of the pale mask that
+// shows fewer than minCardLines of its printed lines: where paleLines of
+// them show and its grid shows clearly (looseGrid); where, washed white
+// all over, it lies alone on the table (loneOnTable); or where paleLines
+// of them show, its grid shows at least looseGridLow and looseGridRatio
+// times as clearly as the other way up, and none of it shows the table
+// (paleTableInside): a card washed white whose lamp washed the table
+// around it too, so that neither its grid nor the ring of table around
+// it shows clearly (fresh 2075 still_0046: grid 12 against 0.05, 13 %
+// of its lines, no table inside, a third of the ring table-coloured).
+func (d *Detector) keepPale(cam Camera, c Card) bool {
+	if c.lines >= paleLines && c.grid >= looseGrid {
+		return true
+	}
+	if d.loneOnTable(cam, c.pose) {
+		return true
+	}
+	return c.lines >= paleLines && c.grid >= looseGridLow && c.grid >= looseGridRatio*c.gridOther &&
+		d.tableInside(cam, c.pose) <= paleTableInside
 }
 
 // outlinePoints is pv's points, as PointVector.ToPoints gives them, with
@@ -866,19 +887,48 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 		return cards
 	}
 	pose, shown = d.slideOffTable(cam, pose, shown)
-	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, lines: shown, pale: d.palePass}
+	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, gridOther: other, lines: shown, pale: d.palePass}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)
 		card.Corners[k] = [2]float64{u, v}
 	}
 	if near >= 0 {
-		if grid >= 2*found[near].grid || shown >= found[near].lines+betterLines || d.offTable(cam, found[near], pose, shown) {
+		if d.replaces(cam, card, found[near]) {
 			found[near] = card
 		}
 		return cards
 	}
 	return append(cards, card)
 }
+
+// replaces reports whether card, placed near old (a card found before
+// that does not stand), takes its place: where it shows betterLines more
+// of its printed lines; where its grid shows twice as clearly, unless it
+// lies over more of the bare table than old by tableMore (fresh 2064
+// still_0108: a card fitted from an opened blob's part a quarter turn
+// off, grid 55 against 24 but half its lines against three quarters and
+// a third of it over the table, replaced the card found right); where
+// old lies over the bare table and it does not (offTable); or, found by
+// the pale mask, where old was not and shows too few of its lines for
+// findCards to keep it (fresh 2066 still_0019: a card washed white found
+// right by the contrast mask with 13 % of its lines shown, the pale
+// mask's test for a washed card never asked of it).
+func (d *Detector) replaces(cam Camera, card, old Card) bool {
+	switch {
+	case card.lines >= old.lines+betterLines:
+		return true
+	case card.grid >= 2*old.grid && d.tableInside(cam, card.pose) <= d.tableInside(cam, old.pose)+tableMore:
+		return true
+	case card.pale && !old.pale && old.lines < minCardLines:
+		return true
+	}
+	return d.offTable(cam, old, card.pose, card.lines)
+}
+
+// tableMore is how much more of the bare table (tableInside's share) a
+// card whose grid shows twice as clearly may lie over than the card it
+// replaces.
+const tableMore = 0.1
 
 // offTable reports whether the weak card old lies over the bare table
 // where pose, showing shown of its printed lines, does not: old shows the

@@ -297,6 +297,18 @@ func TestHardCardsFound(t *testing.T) {
 		// washed white all over on a sand table: none of its lines show,
 		// but it lies alone on the table (loneOnTable)
 		{hard, "train1202_0265", []int{0, 2}},
+		// washed white by a lamp on a red table: the contrast mask fits it
+		// right but with few of its lines shown, and the pale mask's card,
+		// which findCards keeps, did not replace that doomed one
+		{hard, "fresh2066_0019", []int{0, 1, 2, 3}},
+		// washed by a lamp: an opened blob's part fitted a quarter turn off,
+		// a third of it over the table, replaced the card found right by
+		// its grid alone (replaces, tableMore)
+		{hard, "fresh2064_0108", []int{0}},
+		// washed white on a light table whose glare washed the table
+		// around it too: its grid barely shows (12), nor the ring of
+		// table around it (keepPale)
+		{hard, "fresh2075_0046", []int{0, 1, 2}},
 	} {
 		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))
