@@ -407,10 +407,17 @@ func TestWeakCardOverTableReplaced(t *testing.T) {
 // of bare table, which slideOffTable slides back; and a card with a hand
 // the table's colour over one end (glass-heavy corpus 2024, still_0093,
 // seat 0), which the same test would slide 7 mm off the hand but for the
-// printed lines it would lose (slideLines).
+// printed lines it would lose (slideLines). And two cards fitted about
+// 3 mm out over the table beside a screen (fresh 2086 still_0162, fresh
+// 2067 still_0129, seat 0 each), which stopped at the first place clear
+// of the table, where fewer of their lines showed, or whose strip showed
+// too little table to slide (slideDirty): slid to the clean place with
+// the most lines now.
 func TestCardSlidOffTable(t *testing.T) {
 	cardPosedWithin(t, "testdata/cards", "fresh2031_0101", 0)
 	cardPosedWithin(t, "testdata/cards", "glass2024_0093", 0)
+	cardPosedWithin(t, "testdata/cards", "fresh2086_0162", 0)
+	cardPosedWithin(t, "testdata/cards", "fresh2067_0129", 0)
 }
 
 // cardPosedWithin detects a committed still (in dir) and requires seat's
