@@ -434,7 +434,15 @@ func (d *Detector) findCards(cam Camera) []Card {
 // less grid; over 38 corpora, 22,750 cards, this test kept that card
 // and no other.)
 func (d *Detector) keepFaint(cam Camera, c Card) bool {
-	return c.lines >= paleLines && c.grid >= looseGrid && c.grid >= 2*c.gridOther &&
+	return d.keptByGrid(cam, c, looseGrid, 2)
+}
+
+// keptByGrid reports whether c shows paleLines of its printed lines, its
+// grid at least minGrid and ratio times as clearly as the other way up,
+// and none of it the table (paleTableInside): keepFaint's and keepPale's
+// test of a card that shows few of its lines.
+func (d *Detector) keptByGrid(cam Camera, c Card, minGrid, ratio float64) bool {
+	return c.lines >= paleLines && c.grid >= minGrid && c.grid >= ratio*c.gridOther &&
 		d.tableInside(cam, c.pose) <= paleTableInside
 }
 
@@ -455,8 +463,7 @@ func (d *Detector) keepPale(cam Camera, c Card) bool {
 	if d.loneOnTable(cam, c.pose) {
 		return true
 	}
-	return c.lines >= paleLines && c.grid >= looseGridLow && c.grid >= looseGridRatio*c.gridOther &&
-		d.tableInside(cam, c.pose) <= paleTableInside
+	return d.keptByGrid(cam, c, looseGridLow, looseGridRatio)
 }
 
 // outlinePoints is pv's points, as PointVector.ToPoints gives them, with
