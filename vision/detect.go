@@ -413,10 +413,11 @@ func (d *Detector) findCards(cam Camera) []Card {
 	// a hand, fitted to what the hand left of its outline. Better none
 	// than cells read at the wrong place. A card of the pale mask, washed
 	// white, shows fewer (keepPale); so does a card out of focus with one
-	// end behind a screen (keepFaint).
+	// end behind a screen (keepFaint; a pale card it would keep, keepPale
+	// keeps already).
 	kept := cards[:0]
 	for _, c := range cards {
-		if c.lines >= minCardLines || (c.pale && d.keepPale(cam, c)) || d.keepFaint(cam, c) {
+		if c.lines >= minCardLines || (c.pale && d.keepPale(cam, c)) || (!c.pale && d.keepFaint(cam, c)) {
 			kept = append(kept, c)
 		}
 	}

@@ -249,7 +249,7 @@ func (d *Detector) slideOffTable(cam Camera, p cardPose, shown float64) (cardPos
 				best, bestLines = q, there
 			}
 		}
-		if clean && bestLines >= shown-slideLines {
+		if bestLines >= shown-slideLines { // (-1 where no place was clean)
 			p, shown = best, bestLines
 		}
 	}
