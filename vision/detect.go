@@ -928,10 +928,13 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 // replaces reports whether card, placed near old (a card found before
 // that does not stand), takes its place: where it shows betterLines more
 // of its printed lines; where its grid shows twice as clearly, unless it
-// lies over more of the bare table than old by tableMore (fresh 2064
-// still_0108: a card fitted from an opened blob's part a quarter turn
-// off, grid 55 against 24 but half its lines against three quarters and
-// a third of it over the table, replaced the card found right); where
+// shows fewer of its printed lines (train 1402 still_0041: a card beside
+// a screen placed right, grid 13 and 47 % of its lines, was replaced by
+// one a grid column off, grid 38 and 43 %) or lies over more of the bare
+// table than old by tableMore (fresh 2064 still_0108: a card fitted from
+// an opened blob's part a quarter turn off, grid 55 against 24 but half
+// its lines against three quarters and a third of it over the table,
+// replaced the card found right); where
 // old lies over the bare table and it does not (offTable); or, found by
 // the pale mask, where old was not and shows too few of its lines for
 // findCards to keep it (fresh 2066 still_0019: a card washed white found
@@ -941,7 +944,7 @@ func (d *Detector) replaces(cam Camera, card, old Card) bool {
 	switch {
 	case card.lines >= old.lines+betterLines:
 		return true
-	case card.grid >= 2*old.grid && d.tableInside(cam, card.pose) <= d.tableInside(cam, old.pose)+tableMore:
+	case card.grid >= 2*old.grid && card.lines >= old.lines && d.tableInside(cam, card.pose) <= d.tableInside(cam, old.pose)+tableMore:
 		return true
 	case card.pale && !old.pale && old.lines < minCardLines:
 		return true

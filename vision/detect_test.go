@@ -312,6 +312,10 @@ func TestHardCardsFound(t *testing.T) {
 		// out of focus, a fifth of it behind a screen: placed right, but
 		// with 19 % of its lines on a ridge (keepFaint)
 		{hard, "fresh2098_0131", []int{0, 1, 2, 3}},
+		// a weak card the line work replaced by one that stands, then a
+		// false card of the other seat placed half over it: the later
+		// line candidates keep clear of the card that stands now
+		{hard, "train1201_0133", []int{0, 2}},
 	} {
 		tr, res := detectStill(t, d, c.dir, c.still)
 		used := make([]bool, len(res.Cards))
@@ -400,6 +404,16 @@ func TestCardNotVotedOverTable(t *testing.T) {
 // it (offTable).
 func TestWeakCardOverTableReplaced(t *testing.T) {
 	cardPosedWithin(t, "testdata/cards", "fresh2029_0134", 0)
+}
+
+// TestCardNotReplacedByGridAlone pins a card beside a screen (training
+// render 1402, still_0041, seat 0) placed right by a mask (grid 13, 47 %
+// of its printed lines), then replaced by a card a grid column off whose
+// grid scored twice as high (38) though fewer of its lines showed (43 %):
+// 30 px off, five cells misread. A grid twice as clear replaces a weak
+// card only where no fewer of its lines show (replaces).
+func TestCardNotReplacedByGridAlone(t *testing.T) {
+	cardPosedWithin(t, "testdata/cards", "train1402_0041", 0)
 }
 
 // TestCardSlidOffTable pins a card with its lower side under a screen

@@ -80,12 +80,7 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	// clear of: a weak card (a washed card fitted a quarter turn off by a
 	// mask) may lie on the very lines of the card to find, which
 	// placeCard then puts in its place.
-	standing := make([]Card, 0, len(cards))
-	for _, c := range cards {
-		if c.stands() {
-			standing = append(standing, c)
-		}
-	}
+	standing := standingCards(cards, make([]Card, 0, len(cards)))
 	ridge := d.ridgeMap(standing)
 	segs := d.ridgeSegments(cam, *ridge)
 	if len(segs) == 0 {
@@ -190,6 +185,12 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 			if s := more[len(more)-1].Seat; s >= 0 && s < 64 {
 				seated |= 1 << s
 			}
+		} else {
+			// It may have replaced a weak card, which may stand now: the
+			// later candidates keep clear of it too (training render 1201
+			// still_0133: a weak card replaced by one that stands, then a
+			// false card of another seat placed half over it).
+			standing = standingCards(cards, standing[:0])
 		}
 	}
 	for i := range more {
@@ -202,6 +203,16 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 		}
 	}
 	return append(cards, more...)
+}
+
+// standingCards appends to dst the cards of cards that stand.
+func standingCards(cards, dst []Card) []Card {
+	for _, c := range cards {
+		if c.stands() {
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // keepBest keeps the lineTries best-scoring poses of list (best first), at
