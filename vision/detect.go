@@ -235,6 +235,9 @@ type Detector struct {
 	// the others (glassPipWeight), and its probabilities
 	glassPips pipReader
 	glassPipP []float32
+	// the pip networks' probabilities a level above a glass top
+	// (glassTopAbove)
+	abovePipP [6]float32
 	// optional: a pip network that reads, in place of the others, the
 	// stacks under the camera (useNadirPips)
 	nadirPips    pipReader

@@ -705,6 +705,32 @@ func TestClearTopLifted(t *testing.T) {
 	t.Fatal("still_0026 has no card of seat 1 in its truth")
 }
 
+// TestGlassTopAbove pins a stack of two clear glass dice (fresh corpus
+// 2079, still_0119, seat 2, row 2 column 2: G1 G1) read one high G6: the
+// pip networks read, at the first level, the top die's bottom face
+// through the glass, and the top network saw no glass at the second, so
+// liftClearTops left it. The faces read at the two levels pair as
+// opposite faces (6 and 1), so glassTopAbove reads it two high G1.
+func TestGlassTopAbove(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	tr, res := detectStill(t, d, "testdata/stacks", "fresh2079_0119")
+	for _, tc := range tr.Cards {
+		if tc.Seat != 2 {
+			continue
+		}
+		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
+		require.True(t, i >= 0 && e < 60, "seat 2's card found")
+		require.Equal(t, "G1 G1", tc.Building[1][1], "the truth's stack")
+		cell := res.Cards[i].Cells[1][1]
+		require.NotNil(t, cell)
+		assert.Equal(t, 2, cell.Height)
+		assert.Equal(t, "G1", cell.Top)
+		return
+	}
+	t.Fatal("fresh2079_0119 has no card of seat 2 in its truth")
+}
+
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
 // (a score pad, a rulebook page) passes the pale mask, which asks no grid
 // of what it fits; with no printed lines on it, it must not be kept as a
