@@ -235,8 +235,8 @@ type Detector struct {
 	// the others (glassPipWeight), and its probabilities
 	glassPips pipReader
 	glassPipP []float32
-	// the pip networks' probabilities a level above a glass top
-	// (glassTopAbove)
+	// the pip networks' probabilities at another level than the one
+	// read (pipsAt)
 	abovePipP [6]float32
 	// optional: a pip network that reads, in place of the others, the
 	// stacks under the camera (useNadirPips)

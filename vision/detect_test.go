@@ -731,6 +731,30 @@ func TestGlassTopAbove(t *testing.T) {
 	t.Fatal("fresh2079_0119 has no card of seat 2 in its truth")
 }
 
+// TestFaceOnEmptyCell pins a one-high clear glass die (fresh corpus
+// 2065, still_0066, seat 2, row 2 column 1: G2) that the height networks
+// read empty, unsurely: the pip networks read a die's face at level 1
+// surely, so faceOnEmpties reads it one high.
+func TestFaceOnEmptyCell(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	tr, res := detectStill(t, d, "testdata/stacks", "fresh2065_0066")
+	for _, tc := range tr.Cards {
+		if tc.Seat != 2 {
+			continue
+		}
+		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
+		require.True(t, i >= 0 && e < 60, "seat 2's card found")
+		require.Equal(t, "G2", tc.Building[1][0], "the truth's stack")
+		cell := res.Cards[i].Cells[1][0]
+		require.NotNil(t, cell, "read empty")
+		assert.Equal(t, 1, cell.Height)
+		assert.Equal(t, "G2", cell.Top)
+		return
+	}
+	t.Fatal("fresh2065_0066 has no card of seat 2 in its truth")
+}
+
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
 // (a score pad, a rulebook page) passes the pale mask, which asks no grid
 // of what it fits; with no printed lines on it, it must not be kept as a
