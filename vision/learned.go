@@ -544,11 +544,13 @@ func argmax32(p []float32) (int, float32) {
 // sum over v of P(v) at the level read times P(7-v) at the level above)
 // at least glassAbovePair, the stack is one die higher and its pips are
 // those read above. (On the 38 development corpora, of 9,261 stacks read
-// with a glass top, 60 were read a die low, their top network seeing no
-// glass at the level above, so liftClearTops left them; this lifts 26
-// of them with their pips right and no stack read right: chosen among
-// 96 gates over those three, 0.05-0.3, 0.7-0.95 and 0.2-0.7, from the
-// middle of the gates that lifted no stack read right.)
+// with a glass top, 60 were read a die low: liftClearTops had left them,
+// the top network seeing little glass at the level above or the height
+// networks giving it under clearTopNext. Over 96 gates on those three,
+// 0.05-0.3, 0.7-0.95 and 0.2-0.7, these lift 26 of them with their pips
+// right and no stack read right, from the middle of the gates that lift
+// none read right; measured by the bench on those corpora, +23 stacks
+// wholly right, see vision/JOURNAL.md.)
 const glassAboveNext, glassAboveSure, glassAbovePair = 0.1, 0.95, 0.2
 
 // glassTopAbove reports, for a stack read h high with a clear glass top
