@@ -686,23 +686,31 @@ func TestDetectOnMistakes(t *testing.T) {
 // column 2: S5 R6 G1): read two high G6 without liftClearTops, three high
 // G1 with it — the top network reads glass at the third level.
 func TestClearTopLifted(t *testing.T) {
+	stackReadAs(t, mistakesCorpus, "still_0026", 1, 0, 1, "S5 R6 G1", 3, "G1")
+}
+
+// stackReadAs detects a committed still (dir/still) and asserts that the
+// stack of the truth's card of seat at (row, col), whose dice are want,
+// is read height high with top.
+func stackReadAs(t *testing.T, dir, still string, seat, row, col int, want string, height int, top string) {
+	t.Helper()
 	d := NewDetector(Options{})
 	defer d.Close()
-	tr, res := detectStill(t, d, mistakesCorpus, "still_0026")
+	tr, res := detectStill(t, d, dir, still)
 	for _, tc := range tr.Cards {
-		if tc.Seat != 1 {
+		if tc.Seat != seat {
 			continue
 		}
 		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat 1's card found")
-		require.Equal(t, "S5 R6 G1", tc.Building[0][1], "the truth's stack")
-		cell := res.Cards[i].Cells[0][1]
-		require.NotNil(t, cell)
-		assert.Equal(t, 3, cell.Height)
-		assert.Equal(t, "G1", cell.Top)
+		require.True(t, i >= 0 && e < 60, "seat %d's card found", seat)
+		require.Equal(t, want, tc.Building[row][col], "the truth's stack")
+		cell := res.Cards[i].Cells[row][col]
+		require.NotNil(t, cell, "read empty")
+		assert.Equal(t, height, cell.Height)
+		assert.Equal(t, top, cell.Top)
 		return
 	}
-	t.Fatal("still_0026 has no card of seat 1 in its truth")
+	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
 }
 
 // TestGlassTopAbove pins a stack of two clear glass dice (fresh corpus
@@ -712,23 +720,7 @@ func TestClearTopLifted(t *testing.T) {
 // liftClearTops left it. The faces read at the two levels pair as
 // opposite faces (6 and 1), so glassTopAbove reads it two high G1.
 func TestGlassTopAbove(t *testing.T) {
-	d := NewDetector(Options{})
-	defer d.Close()
-	tr, res := detectStill(t, d, "testdata/stacks", "fresh2079_0119")
-	for _, tc := range tr.Cards {
-		if tc.Seat != 2 {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat 2's card found")
-		require.Equal(t, "G1 G1", tc.Building[1][1], "the truth's stack")
-		cell := res.Cards[i].Cells[1][1]
-		require.NotNil(t, cell)
-		assert.Equal(t, 2, cell.Height)
-		assert.Equal(t, "G1", cell.Top)
-		return
-	}
-	t.Fatal("fresh2079_0119 has no card of seat 2 in its truth")
+	stackReadAs(t, "testdata/stacks", "fresh2079_0119", 2, 1, 1, "G1 G1", 2, "G1")
 }
 
 // TestFaceOnEmptyCell pins a one-high clear glass die (fresh corpus
@@ -736,23 +728,7 @@ func TestGlassTopAbove(t *testing.T) {
 // read empty, unsurely: the pip networks read a die's face at level 1
 // surely, so faceOnEmpties reads it one high.
 func TestFaceOnEmptyCell(t *testing.T) {
-	d := NewDetector(Options{})
-	defer d.Close()
-	tr, res := detectStill(t, d, "testdata/stacks", "fresh2065_0066")
-	for _, tc := range tr.Cards {
-		if tc.Seat != 2 {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat 2's card found")
-		require.Equal(t, "G2", tc.Building[1][0], "the truth's stack")
-		cell := res.Cards[i].Cells[1][0]
-		require.NotNil(t, cell, "read empty")
-		assert.Equal(t, 1, cell.Height)
-		assert.Equal(t, "G2", cell.Top)
-		return
-	}
-	t.Fatal("fresh2065_0066 has no card of seat 2 in its truth")
+	stackReadAs(t, "testdata/stacks", "fresh2065_0066", 2, 1, 0, "G2", 1, "G2")
 }
 
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
