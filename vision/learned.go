@@ -498,12 +498,9 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 		for j, dec := range cd.decs[:cd.n] {
 			k := cd.first + j
 			copy(d.pipP, d.pipPs[k])
-			if dec.Material == 'G' && d.glassPips != nil {
+			if dec.Material == 'G' {
 				copy(d.pipX, d.pipXs[k])
-				d.readPipsWith(d.glassPips, d.glassPipP)
-				for q := range d.pipP {
-					d.pipP[q] = (1-glassPipWeight)*d.pipP[q] + glassPipWeight*d.glassPipP[q]
-				}
+				d.mixGlassPips(d.pipP)
 			}
 			pi, pp := argmax32(d.pipP)
 			if dec.Material == 'G' {
@@ -612,13 +609,21 @@ func (d *Detector) pipsAt(cam Camera, p cardPose, r, col, h int) (int, float32) 
 	d.pipFeatures(cam, p, r, col, h, d.pipX)
 	out := d.abovePipP[:]
 	d.readPipsWith(d.pips, out)
-	if d.glassPips != nil {
-		d.readPipsWith(d.glassPips, d.glassPipP)
-		for q := range out {
-			out[q] = (1-glassPipWeight)*out[q] + glassPipWeight*d.glassPipP[q]
-		}
-	}
+	d.mixGlassPips(out)
 	return argmax32(out)
+}
+
+// mixGlassPips averages into out, the pip networks' probabilities for the
+// patch in d.pipX, the glass pip network's for it (glassPipWeight), if
+// there is one: as for a top read as clear glass.
+func (d *Detector) mixGlassPips(out []float32) {
+	if d.glassPips == nil {
+		return
+	}
+	d.readPipsWith(d.glassPips, d.glassPipP)
+	for q := range out {
+		out[q] = (1-glassPipWeight)*out[q] + glassPipWeight*d.glassPipP[q]
+	}
 }
 
 // cardRead is what readLearned keeps of one card while it reads them
