@@ -80,11 +80,31 @@ func (c *conn) read() {
 	}
 }
 
-// close stops the reader and closes the port.
+// readerGrace is how long close waits for the reader to leave on its own
+// (it reads with a 50 ms timeout and looks at stop between reads) before it
+// closes the port under a read that is still in flight.
+const readerGrace = time.Second
+
+// close stops the reader and closes the port. The port is closed after the
+// reader has left where it can: closing a file descriptor while another
+// goroutine is between select and read lets that read land on whatever file
+// next takes the number, and go.bug.st/serial's Close then waits for that
+// read forever (a CI run hung nine minutes there).
 func (c *conn) close() {
 	close(c.stop)
+	left := make(chan struct{})
+	go func() {
+		c.wg.Wait()
+		close(left)
+	}()
+	t := time.NewTimer(readerGrace)
+	select {
+	case <-left:
+	case <-t.C:
+	}
+	t.Stop()
 	_ = c.port.Close()
-	c.wg.Wait()
+	<-left
 }
 
 func (c *conn) nextSeq() uint8 {
