@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -280,6 +282,9 @@ func TestFaultBoardKilledAndRestartedAtTheSamePath(t *testing.T) {
 	waitShows(t, b, &tb, 4)
 
 	b.Kill() // USB cable pulled mid-game
+	if _, err := os.Lstat(link); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the killed board's link %s is still there (%v): a reconnecting driver could reach whatever pty takes its number next", link, err)
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for s.Connected() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

@@ -60,6 +60,8 @@ type Board struct {
 	change  chan struct{}
 	exited  chan struct{}
 	args    []string
+
+	killOnce sync.Once
 }
 
 // Root finds the repository root (the directory with go.mod) from the
@@ -258,11 +260,21 @@ func (b *Board) Fault(line string) error {
 // Kill pulls the plug: the simulator dies at once (its pty goes away, the
 // symlink stays dangling), as a board does when its USB cable is pulled.
 func (b *Board) Kill() {
-	if b.cmd.Process != nil {
-		_ = b.cmd.Process.Kill()
-	}
-	<-b.exited
-	_ = b.stdin.Close()
+	b.killOnce.Do(func() {
+		if b.cmd.Process != nil {
+			_ = b.cmd.Process.Kill()
+		}
+		<-b.exited
+		_ = b.stdin.Close()
+		// A killed simulator cannot remove its link as it does on a clean
+		// exit; left behind, it names a pty number the system hands to the
+		// next pty opened, perhaps another test's board, which a driver
+		// still reconnecting here would then reach. A pulled USB cable
+		// takes its device node with it, so the link goes too.
+		if dst, err := os.Readlink(b.Link); err == nil && dst == b.PTY {
+			_ = os.Remove(b.Link)
+		}
+	})
 }
 
 // Exited is closed when the simulator process has ended.
