@@ -731,6 +731,17 @@ func TestFaceOnEmptyCell(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2065_0066", 2, 1, 0, "G2", 1, "G2")
 }
 
+// TestClashWeighsNextChoices pins a four-high stack (fresh corpus 2109,
+// still_0171, seat 3, row 2 column 1: W1 R1 G1 R2) whose top face falls
+// over the next cell, where it was also read as a one-high R2. The
+// one-high read was a little surer (0.66 against 0.64), so settleClashes
+// took the stack's height and read its cell empty; weighed with each
+// cell's next choice (empty, 0.15 and 0.19 likely), the stack stands and
+// the next cell is read empty.
+func TestClashWeighsNextChoices(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2109_0171", 3, 1, 0, "W1 R1 G1 R2", 4, "R2")
+}
+
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
 // (a score pad, a rulebook page) passes the pale mask, which asks no grid
 // of what it fits; with no printed lines on it, it must not be kept as a

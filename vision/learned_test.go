@@ -499,6 +499,32 @@ func TestSettleClashes(t *testing.T) {
 	assert.Equal(t, 3, tall.dec.Height)
 	assert.Equal(t, 2, short.dec.Height)
 
+	// the pair is weighed with each read's next choice: the tall read is
+	// a little less sure (0.64 against 0.66), but its cell is less likely
+	// empty (0.15) than the short read's (0.19), so the short one gives
+	// way — P(tall)·P(short empty) 0.122 > P(short)·P(tall empty) 0.099
+	// (fresh 2109 still_0171, seat 3; the less sure read gave way until
+	// the forty-first session)
+	tall = read(0.15, 0.03, 0.04, 0.06, 0.64, 0.03, 0.02, 0.03)
+	short = read(0.19, 0.66, 0.04, 0.02, 0.03, 0.01, 0.01, 0.04)
+	require.Equal(t, 4, tall.dec.Height)
+	require.Equal(t, 1, short.dec.Height)
+	tall4 := func(i, h int) (x, y, size float64, ok bool) {
+		if i == 0 {
+			return 0, float64(10 * h), 20, true // four high at (0, 40)
+		}
+		return 0, float64(30 + 10*h), 20, true // one high at (0, 40)
+	}
+	settleClashes([]*cellRead{tall, short}, tall4)
+	assert.Equal(t, 4, tall.dec.Height)
+	assert.Equal(t, 0, short.dec.Height, "the read whose loss leaves the likelier pair")
+	// and the other way round, the order of the reads aside
+	tall = read(0.15, 0.03, 0.04, 0.06, 0.64, 0.03, 0.02, 0.03)
+	short = read(0.19, 0.66, 0.04, 0.02, 0.03, 0.01, 0.01, 0.04)
+	settleClashes([]*cellRead{short, tall}, func(i, h int) (x, y, size float64, ok bool) { return tall4(1-i, h) })
+	assert.Equal(t, 4, tall.dec.Height)
+	assert.Equal(t, 0, short.dec.Height)
+
 	// faces a third of a face apart both stand
 	a := read(0, 0, 0, 0, 0, 0.9, 0.1, 0)
 	b := read(0.4, 0, 0.6, 0, 0, 0, 0, 0)
