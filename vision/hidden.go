@@ -127,7 +127,13 @@ func (d *Detector) hiddenShare(o Vec3, heights *[3][2]int, row, col int, z float
 // wholly right and 12 → 10 empty/occupied mistakes, fresh 2070 and renders
 // 1401-1402 2,132 → 2,134 and 9 → 7, fresh 2071-2072 the same; see
 // vision/JOURNAL.md). Half (0.5) read a cell 0.6 hidden, under a tall neighbour's top
-// face, as a die.
+// face, as a die. Since the forty-first session the pip networks must
+// also read a die's face at that height at least faceOnSure sure, as
+// faceOnEmpties asks: on fresh 2109-2114, the bench and the mistakes
+// corpus, of the six cells so read as stacks, the three stacks' faces
+// read 0.95-0.96 sure, the two empty cells' (read six high G6 under a
+// lamp's glare on a hatched cell, and one high G6) 0.40 and 0.77, and a
+// cell wholly hidden behind a six-high stack (later flagged) 0.97.
 const weakEmpty, weakEmptyHidden, weakEmptyHeight = 0.6, 0.3, 0.2
 
 // A die's face where a one-high top would show it: a cell read empty less
@@ -145,8 +151,9 @@ const faceEmpty, faceShare, faceHand = 0.8, 0.9, 0.3
 
 // reconsiderEmpties applies those to the height reads of card c (in
 // d.cardCells; shares: its level shares), before their clashes are
-// settled.
-func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStack + 2]float64) {
+// settled; faceSure(r, col, k) is how sure the pip networks are of a
+// die's face at level k over cell (r, col) (pipsAt).
+func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStack + 2]float64, faceSure func(r, col, k int) float32) {
 	m := d.opts.Model
 	rows, cols := min(m.Rows, 3), min(m.Cols, 2)
 	var heights [3][2]int
@@ -184,6 +191,9 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 			}
 			if cr.p[k] < weakEmptyHeight && !faceSeen(cr, shares[r][col][1]) {
 				continue
+			}
+			if faceSure(r, col, k) < faceOnSure {
+				continue // no die's face where a k-high top would show it
 			}
 			cr.dec = Decision{Height: k, HeightConf: float64(cr.p[k]), Confidence: float64(cr.p[k])}
 		}

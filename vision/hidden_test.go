@@ -119,8 +119,9 @@ func TestFlagHidden(t *testing.T) {
 
 // reconsiderBesideSix reads a card at pose p through reconsiderEmpties
 // from cam: (0,0) a sure six-high stack, (1,0) read p10, the rest surely
-// empty; it returns (1,0)'s decision.
-func reconsiderBesideSix(d *Detector, p cardPose, cam Camera, p10 [HeightClasses]float32, shares *[3][2][MaxStack + 2]float64) Decision {
+// empty, the pip networks face sure of a die's face at every level; it
+// returns (1,0)'s decision.
+func reconsiderBesideSix(d *Detector, p cardPose, cam Camera, p10 [HeightClasses]float32, shares *[3][2][MaxStack + 2]float64, face float32) Decision {
 	for r := range d.cardCells {
 		for c := range d.cardCells[r] {
 			d.cardCells[r][c].p = [HeightClasses]float32{0.98, 0.004, 0.004, 0.004, 0.004, 0.002, 0.002}
@@ -133,7 +134,7 @@ func reconsiderBesideSix(d *Detector, p cardPose, cam Camera, p10 [HeightClasses
 			d.cardCells[r][c].dec = DecideHeight(d.cardCells[r][c].p[:])
 		}
 	}
-	d.reconsiderEmpties(&Card{pose: p}, cam, shares)
+	d.reconsiderEmpties(&Card{pose: p}, cam, shares, func(r, col, k int) float32 { return face })
 	return d.cardCells[1][0].dec
 }
 
@@ -147,13 +148,19 @@ func TestReconsiderEmpties(t *testing.T) {
 	p, behind, above := hiddenScene(d.opts.Model)
 	var shares [3][2][MaxStack + 2]float64
 	read := func(at Vec3, p10 [HeightClasses]float32) Decision {
-		return reconsiderBesideSix(d, p, cameraDownFrom(t, at), p10, &shares)
+		return reconsiderBesideSix(d, p, cameraDownFrom(t, at), p10, &shares, 1)
 	}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
 	dec := read(above, weak)
 	assert.Equal(t, 2, dec.Height, "a weak empty reading in the open becomes the likeliest height")
 	assert.InDelta(t, 0.3, dec.Confidence, 1e-6)
 	assert.Equal(t, 0, read(behind, weak).Height, "behind the six-high stack it stays empty")
+	for _, face := range []float32{faceOnSure - 0.01, 0.4} {
+		assert.Equal(t, 0, reconsiderBesideSix(d, p, cameraDownFrom(t, above), weak, &shares, face).Height,
+			"no die's face at the likeliest height (pip networks %.2f sure): stays empty", face)
+	}
+	assert.Equal(t, 2, reconsiderBesideSix(d, p, cameraDownFrom(t, above), weak, &shares, faceOnSure).Height,
+		"a die's face faceOnSure sure at the likeliest height: a stack")
 	sure := [HeightClasses]float32{0.7, 0.05, 0.2, 0.02, 0.01, 0.01, 0.01}
 	assert.Equal(t, 0, read(above, sure).Height, "an empty reading at weakEmpty or more stays")
 	spread := [HeightClasses]float32{0.4, 0.12, 0.12, 0.12, 0.12, 0.06, 0.06}
@@ -191,7 +198,7 @@ func TestReconsiderEmptiesPartlyHidden(t *testing.T) {
 	heights := [3][2]int{{6, 0}, {0, 0}, {0, 0}}
 	weak := [HeightClasses]float32{0.5, 0.1, 0.3, 0.05, 0.02, 0.02, 0.01}
 	var shares [3][2][MaxStack + 2]float64
-	read := func(cam Camera) int { return reconsiderBesideSix(d, p, cam, weak, &shares).Height }
+	read := func(cam Camera) int { return reconsiderBesideSix(d, p, cam, weak, &shares, 1).Height }
 	var seenBelow, seenAbove bool
 	for i := 0; i <= 200; i++ {
 		f := float64(i) / 200

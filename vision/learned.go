@@ -438,7 +438,11 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					cr.dec = DecideHeight(cr.p[:])
 				}
 			}
-			d.reconsiderEmpties(&cards[i], cam, &cd.shares)
+			pose := cards[i].pose
+			d.reconsiderEmpties(&cards[i], cam, &cd.shares, func(r, col, k int) float32 {
+				_, sure := d.pipsAt(cam, pose, r, col, k)
+				return sure
+			})
 			d.faceOnEmpties(&cards[i], cam)
 			d.settleClashes(&cards[i], cam)
 			d.liftClearTops()
