@@ -742,17 +742,6 @@ func TestClashWeighsNextChoices(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2109_0171", 3, 1, 0, "W1 R1 G1 R2", 4, "R2")
 }
 
-// TestFaceAboveHiddenCell pins a two-high stack (fresh corpus 2112,
-// still_0194, seat 2, row 3 column 1: W1 R1) beside a four-high one that
-// hides most of a one-high face there: the height networks read it empty
-// (0.61, two high 0.27) and flagHidden flagged it behind other dice,
-// though the truth counts it 0.48 hidden. The other stacks hide less than
-// half of a two-high face there, and the pip networks read a face at
-// level 2 surely, so faceOnEmpties reads it two high.
-func TestFaceAboveHiddenCell(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2112_0194", 2, 2, 0, "W1 R1", 2, "R1")
-}
-
 // TestWeakEmptyNeedsAFace pins an empty hatched cell under a lamp's glare
 // (fresh corpus 2110, still_0098, seat 0, row 1 column 1) that the height
 // networks read empty only 0.45 sure, six high 0.28: reconsiderEmpties

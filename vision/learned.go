@@ -588,96 +588,22 @@ func (d *Detector) glassTopAbove(cam Camera, p cardPose, cr *cellRead, r, col, h
 // face, as reconsiderEmpties does, saved one mistake for six stacks.)
 const faceOnEmpty, faceOnNext, faceOnSure = 0.85, 0.1, 0.8
 
-// A cell read empty whose one-high face the card's other stacks mostly
-// hide (reconsiderEmpties leaves it, and flagHidden flags it) can hold a
-// two- or three-high stack whose top shows above them, read as empty
-// because most of it is out of sight. Where its likeliest stack height k
-// is 2 or up to faceAboveMax, with at least faceOnNext, the other stacks
-// hide less than faceAboveHidden of a k-high face, and the pip networks
-// read a die's face at level k at least faceOnSure sure, it is read k
-// high. (Forty-first session: on fresh 2109-2112, the bench and the
-// mistakes corpus, of 254 cells read empty less than 0.9 sure, a scratch
-// print of the shares and the pip networks at levels 1-4: two two-high
-// stacks, flagged behind other dice that the truth counts 0.36 and 0.48
-// hidden, pass, read right, and no empty cell at any of 36 gates — P(empty)
-// under 0.85-0.9, P(k) at least 0.1-0.2, sure at least 0.8-0.95 — while
-// without the share test 1-10 empty cells beside taller stacks pass.)
-const (
-	faceAboveMax    = 3
-	faceAboveHidden = 0.5
-)
-
-// faceOnEmpties applies those two to the height reads of card c (in
-// d.cardCells), once reconsiderEmpties has: first the one-high test to
-// every cell, then the taller one, against the heights read by then.
+// faceOnEmpties applies that to the height reads of card c (in
+// d.cardCells), once reconsiderEmpties has.
 func (d *Detector) faceOnEmpties(c *Card, cam Camera) {
 	m := d.opts.Model
-	rows, cols := min(m.Rows, 3), min(m.Cols, 2)
-	taller := false
-	for r := 0; r < rows; r++ {
-		for col := 0; col < cols; col++ {
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
 			cr := &d.cardCells[r][col]
-			if cr.dec.Occluded || cr.dec.Height != 0 || cr.p[0] >= faceOnEmpty {
+			if cr.dec.Occluded || cr.dec.Height != 0 || cr.p[0] >= faceOnEmpty || cr.p[1] < faceOnNext {
 				continue
 			}
-			if cr.p[1] >= faceOnNext {
-				if _, sure := d.pipsAt(cam, c.pose, r, col, 1); sure >= faceOnSure {
-					p := float64(cr.p[1])
-					cr.dec = Decision{Height: 1, HeightConf: p, Confidence: p}
-					continue
-				}
-			}
-			taller = taller || faceAboveAt(cr) > 0
-		}
-	}
-	if !taller {
-		return
-	}
-	o, ok := eyeOnCard(c, cam)
-	if !ok {
-		return
-	}
-	var heights [3][2]int
-	for r := 0; r < rows; r++ {
-		for col := 0; col < cols; col++ {
-			if cr := &d.cardCells[r][col]; !cr.dec.Occluded {
-				heights[r][col] = cr.dec.Height
+			if _, sure := d.pipsAt(cam, c.pose, r, col, 1); sure >= faceOnSure {
+				p := float64(cr.p[1])
+				cr.dec = Decision{Height: 1, HeightConf: p, Confidence: p}
 			}
 		}
 	}
-	for r := 0; r < rows; r++ {
-		for col := 0; col < cols; col++ {
-			cr := &d.cardCells[r][col]
-			k := faceAboveAt(cr)
-			if k == 0 || d.hiddenShare(o, &heights, r, col, m.CardThickness+float64(k)*m.Die) >= faceAboveHidden {
-				continue
-			}
-			if _, sure := d.pipsAt(cam, c.pose, r, col, k); sure >= faceOnSure {
-				p := float64(cr.p[k])
-				cr.dec = Decision{Height: k, HeightConf: p, Confidence: p}
-			}
-		}
-	}
-}
-
-// faceAboveAt is the height, 2 to faceAboveMax, that the taller test
-// asks of cell read cr — its likeliest stack height, with at least
-// faceOnNext — or 0 where the cell is not read empty less than
-// faceOnEmpty sure or has no such height.
-func faceAboveAt(cr *cellRead) int {
-	if cr.dec.Occluded || cr.dec.Height != 0 || cr.p[0] >= faceOnEmpty {
-		return 0
-	}
-	k := 1
-	for h := 2; h <= MaxStack; h++ {
-		if cr.p[h] > cr.p[k] {
-			k = h
-		}
-	}
-	if k < 2 || k > faceAboveMax || cr.p[k] < faceOnNext {
-		return 0
-	}
-	return k
 }
 
 // pipsAt reads, into d.abovePipP, the pips of a face at level h over cell
