@@ -257,8 +257,9 @@ func (b *Board) Fault(line string) error {
 	return err
 }
 
-// Kill pulls the plug: the simulator dies at once (its pty goes away, the
-// symlink stays dangling), as a board does when its USB cable is pulled.
+// Kill pulls the plug: the simulator dies at once and its pty goes away,
+// with the link to it, as a board does when its USB cable is pulled. A
+// second call does nothing.
 func (b *Board) Kill() {
 	b.killOnce.Do(func() {
 		if b.cmd.Process != nil {
