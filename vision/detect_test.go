@@ -767,6 +767,33 @@ func TestWeakEmptyNeedsAFace(t *testing.T) {
 	t.Fatal("no card of seat 0 in the truth")
 }
 
+// TestWeakClashLoserReadsEmpty pins an empty cell (fresh corpus 2111,
+// still_0180, seat 0, row 1 column 2) read five high, whose top face fell
+// on the three-high stack's beside it (row 1 column 1: S2 W4 G4). The
+// five-high read gave way and chose again: two high, only 0.16 likely,
+// against 0.13 for empty. A next choice under clashWeak is read empty.
+func TestWeakClashLoserReadsEmpty(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	tr, res := detectStill(t, d, "testdata/stacks", "fresh2111_0180")
+	for _, tc := range tr.Cards {
+		if tc.Seat != 0 {
+			continue
+		}
+		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
+		require.True(t, i >= 0 && e < 60, "seat 0's card found")
+		require.Equal(t, "", tc.Building[0][1], "the truth's cell is empty")
+		assert.Nil(t, res.Cards[i].Cells[0][1], "row 1 column 2 read empty")
+		require.Equal(t, "S2 W4 G4", tc.Building[0][0], "the truth's stack beside it")
+		if c := res.Cards[i].Cells[0][0]; assert.NotNil(t, c, "the stack beside it") {
+			assert.Equal(t, 3, c.Height)
+			assert.Equal(t, "G4", c.Top)
+		}
+		return
+	}
+	t.Fatal("no card of seat 0 in the truth")
+}
+
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
 // (a score pad, a rulebook page) passes the pale mask, which asks no grid
 // of what it fits; with no printed lines on it, it must not be kept as a

@@ -525,6 +525,30 @@ func TestSettleClashes(t *testing.T) {
 	assert.Equal(t, 4, tall.dec.Height)
 	assert.Equal(t, 0, short.dec.Height)
 
+	// a read that gives way and whose next choice is a stack less than
+	// clashWeak likely reads empty (fresh 2111 still_0180, seat 0: a
+	// five-high read over an empty cell gave way to the three-high stack
+	// beside it and chose two high, 0.16 sure, over empty, 0.13)
+	tall = read(0.02, 0, 0, 0.9, 0, 0.05, 0, 0.03)
+	weak := read(0.13, 0.04, 0.16, 0.09, 0.03, 0.45, 0.02, 0.07)
+	require.Equal(t, 5, weak.dec.Height)
+	// read 0 three high and read 1 five high both at (0, 30)
+	both30 := func(i, h int) (x, y, size float64, ok bool) {
+		if i == 0 {
+			return 0, float64(10 * h), 20, true
+		}
+		return 0, float64(6 * h), 20, true
+	}
+	settleClashes([]*cellRead{tall, weak}, both30)
+	assert.Equal(t, 3, tall.dec.Height)
+	assert.Equal(t, 0, weak.dec.Height, "a next choice 0.16 likely is no stack")
+	assert.False(t, weak.dec.Occluded)
+	// one whose next choice is clashWeak likely or more takes it
+	tall = read(0.02, 0, 0, 0.9, 0, 0.05, 0, 0.03)
+	weak = read(0.08, 0.04, 0.27, 0.09, 0.03, 0.45, 0.02, 0.02)
+	settleClashes([]*cellRead{tall, weak}, both30)
+	assert.Equal(t, 2, weak.dec.Height, "a next choice 0.27 likely stands")
+
 	// faces a third of a face apart both stand
 	a := read(0, 0, 0, 0, 0, 0.9, 0.1, 0)
 	b := read(0.4, 0, 0.6, 0, 0, 0, 0, 0)
