@@ -426,12 +426,17 @@ func TestCardNotReplacedByGridAlone(t *testing.T) {
 // 2067 still_0129, seat 0 each), which stopped at the first place clear
 // of the table, where fewer of their lines showed, or whose strip showed
 // too little table to slide (slideDirty): slid to the clean place with
-// the most lines now.
+// the most lines now. And a card with its lower long side under a screen
+// (fresh 2110 still_0029, seat 0), fitted to the screen's edge 12.8 mm
+// out over the table: slid further than the 8 mm it could go until the
+// forty-second session (slideMax), and its four-high stack read right.
 func TestCardSlidOffTable(t *testing.T) {
 	cardPosedWithin(t, "testdata/cards", "fresh2031_0101", 0)
 	cardPosedWithin(t, "testdata/cards", "glass2024_0093", 0)
 	cardPosedWithin(t, "testdata/cards", "fresh2086_0162", 0)
 	cardPosedWithin(t, "testdata/cards", "fresh2067_0129", 0)
+	cardPosedWithin(t, "testdata/cards", "fresh2110_0029", 0)
+	stackReadAs(t, "testdata/cards", "fresh2110_0029", 0, 0, 1, "W3 G4 S5 W5", 4, "W5")
 }
 
 // cardPosedWithin detects a committed still (in dir) and requires seat's
