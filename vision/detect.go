@@ -1116,7 +1116,8 @@ func polyArea(p []Vec3) float64 {
 
 // fitCardRect fits the card's rectangle to the outline of a blue blob on
 // the table: the minimum-area rectangle, then, where the blob is shorter
-// than the card (a hand or a leaning stack hides an edge), the side that
+// than the card (a hand, a leaning stack or a screen hides an edge; a
+// screen may hide most of its width, cutMin), the side that
 // the outline supports best is kept and the other moved out to the card's
 // size. It returns the centre, the unit long axis, and for each axis the
 // move to the other side's choice (zero where the outline has the card's
@@ -1137,7 +1138,7 @@ func fitCardRect(mm []Vec3, m cardmodel.Model) (c Vec3, a Vec3, altA, altB Vec3,
 		ax = Vec3{-ax.Y, ax.X, 0}
 	}
 	W, H := m.CardWidth, m.CardHeight
-	if w < 0.6*W || w > 1.25*W || h < 0.6*H || h > 1.3*H {
+	if w < 0.6*W || w > 1.25*W || h > 1.3*H || (h < 0.6*H && (w < cutWhole*W || h < cutMin*H)) {
 		return
 	}
 	c = Vec3{float64(rr.Center.X) / 10, float64(rr.Center.Y) / 10, 0}
@@ -1181,6 +1182,21 @@ func fitCardRect(mm []Vec3, m cardmodel.Model) (c Vec3, a Vec3, altA, altB Vec3,
 // altMin is how far (mm) an outline's side must be from where the card's
 // size puts it before the other side is tried as well.
 const altMin = 1.5
+
+// A card with most of its width behind a player's screen leaves an
+// outline of the card's whole length (at least cutWhole of it) but only
+// cutMin of its width or more: fitCardRect takes it as it takes a card
+// that a hand cut short (most outlines it fits are 0.6 of the card's
+// width or more), keeping the long side the outline supports best and
+// offering the other (the screen's edge is straight too), so the grid
+// and the bare table decide (placeCard). (Forty-second session: of the
+// seven uncovered cards fresh 2109-2122 missed, five had cells behind a
+// screen; three of them, a long side whole and a third to a half of
+// their width showing, are found so, each placed within 0.3 px, with
+// cutMin anywhere from 0.2 to 0.4 — 0.5 found two — and no false card
+// more over those corpora, the bench and the mistakes corpus. The other
+// two are cut across a corner.)
+const cutWhole, cutMin = 0.85, 0.3
 
 // orient decides which way up the card is printed. The grid's white lines
 // sit on the left half: for each of the two ways the long axis can run,

@@ -439,6 +439,18 @@ func TestCardSlidOffTable(t *testing.T) {
 	stackReadAs(t, "testdata/cards", "fresh2110_0029", 0, 0, 1, "W3 G4 S5 W5", 4, "W5")
 }
 
+// TestCardMostlyBehindAScreen pins two cards with a long side whole and
+// most of their width behind a player's screen (fresh 2112 still_0101,
+// seat 2; fresh 2114 still_0171, seat 0): their outlines were too narrow
+// for a card (fitCardRect asked 0.6 of its width), and no mask or line
+// search found them. Each is placed within poseOffPx now (cutMin), and
+// 2114's four-high stack in the open is read.
+func TestCardMostlyBehindAScreen(t *testing.T) {
+	cardPosedWithin(t, "testdata/cards", "fresh2112_0101", 2)
+	cardPosedWithin(t, "testdata/cards", "fresh2114_0171", 0)
+	stackReadAs(t, "testdata/cards", "fresh2114_0171", 0, 0, 0, "W1 G1 R1 S2", 4, "S2")
+}
+
 // cardPosedWithin detects a committed still (in dir) and requires seat's
 // card to be found with every corner within poseOffPx of the truth.
 func cardPosedWithin(t *testing.T, dir, still string, seat int) {

@@ -65,3 +65,42 @@ func TestFitCardSidesRefusesWhatIsNoCard(t *testing.T) {
 	_, _, ok = fitCardSides(nil, m)
 	assert.False(t, ok, "no outline")
 }
+
+// A card most of whose width a screen hides leaves an outline of its
+// whole length and a third of its width: fitCardRect keeps the long side
+// the outline supports best (the card's edge, the straight run of outline
+// points all along it) and offers the other, the screen's edge, as the
+// alternative; narrower than cutMin, or cut short along its length too,
+// it is no card.
+func TestFitCardRectCutByAScreen(t *testing.T) {
+	m := cardmodel.Default()
+	W, H := m.CardWidth, m.CardHeight
+	// the card's edge at v = 0 sampled every 2 mm, its ends, and the
+	// screen's edge at v = 0.35 H in two points
+	cut := func(width, length float64) []Vec3 {
+		var pts []Vec3
+		for u := 0.0; u <= length; u += 2 {
+			pts = append(pts, Vec3{u, 0, 0})
+		}
+		for v := 2.0; v < width; v += 2 {
+			pts = append(pts, Vec3{length, v, 0})
+		}
+		pts = append(pts, Vec3{length, width, 0}, Vec3{0, width, 0})
+		for v := width - 2; v > 0; v -= 2 {
+			pts = append(pts, Vec3{0, v, 0})
+		}
+		return pts
+	}
+	c, a, altA, altB, ok := fitCardRect(cut(0.35*H, W), m)
+	require.True(t, ok, "a card a screen hides 0.65 of")
+	assert.InDelta(t, 1, math.Abs(a.X), 1e-6, "the long axis along the outline's length")
+	assert.InDelta(t, W/2, c.X, 0.2, "centre along the length")
+	assert.InDelta(t, H/2, math.Abs(c.Y), 0.2, "centre half a card's width from the edge kept")
+	assert.Greater(t, c.Y, 0.0, "the card reaches out from the edge at v = 0, over the screen's side")
+	assert.Equal(t, Vec3{}, altA, "the length is whole: nothing else to try along it")
+	assert.InDelta(t, H-0.35*H, math.Hypot(altB.X, altB.Y), 0.2, "the other choice: the screen's edge kept, the card a width minus the cut across")
+	_, _, _, _, ok = fitCardRect(cut(0.25*H, W), m)
+	assert.False(t, ok, "a quarter of the width is too little")
+	_, _, _, _, ok = fitCardRect(cut(0.35*H, 0.8*W), m)
+	assert.False(t, ok, "cut short along the length too")
+}
