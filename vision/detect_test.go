@@ -766,22 +766,31 @@ func TestClashWeighsNextChoices(t *testing.T) {
 // it as hidden behind that stack. The pip networks read no die's face at
 // level 6 there (0.40 sure), so both stay empty.
 func TestWeakEmptyNeedsAFace(t *testing.T) {
+	tc, c := seatCardRead(t, "testdata/stacks", "fresh2110_0098", 0)
+	for _, rc := range [][2]int{{0, 0}, {1, 0}} {
+		require.Equal(t, "", tc.Building[rc[0]][rc[1]], "the truth's cell is empty")
+		assert.Nil(t, c.Cells[rc[0]][rc[1]], "row %d column %d read empty", rc[0]+1, rc[1]+1)
+	}
+}
+
+// seatCardRead detects a committed still (dir/still) and returns the
+// truth's card of seat and the card read there (found within 60 px, as
+// vision bench counts it).
+func seatCardRead(t *testing.T, dir, still string, seat int) (truthCard, Card) {
+	t.Helper()
 	d := NewDetector(Options{})
 	defer d.Close()
-	tr, res := detectStill(t, d, "testdata/stacks", "fresh2110_0098")
+	tr, res := detectStill(t, d, dir, still)
 	for _, tc := range tr.Cards {
-		if tc.Seat != 0 {
+		if tc.Seat != seat {
 			continue
 		}
 		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat 0's card found")
-		for _, rc := range [][2]int{{0, 0}, {1, 0}} {
-			require.Equal(t, "", tc.Building[rc[0]][rc[1]], "the truth's cell is empty")
-			assert.Nil(t, res.Cards[i].Cells[rc[0]][rc[1]], "row %d column %d read empty", rc[0]+1, rc[1]+1)
-		}
-		return
+		require.True(t, i >= 0 && e < 60, "seat %d's card found", seat)
+		return tc, res.Cards[i]
 	}
-	t.Fatal("no card of seat 0 in the truth")
+	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
+	return truthCard{}, Card{}
 }
 
 // TestWeakClashLoserReadsEmpty pins an empty cell (fresh corpus 2111,
@@ -790,25 +799,14 @@ func TestWeakEmptyNeedsAFace(t *testing.T) {
 // five-high read gave way and chose again: two high, only 0.16 likely,
 // against 0.13 for empty. A next choice under clashWeak is read empty.
 func TestWeakClashLoserReadsEmpty(t *testing.T) {
-	d := NewDetector(Options{})
-	defer d.Close()
-	tr, res := detectStill(t, d, "testdata/stacks", "fresh2111_0180")
-	for _, tc := range tr.Cards {
-		if tc.Seat != 0 {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat 0's card found")
-		require.Equal(t, "", tc.Building[0][1], "the truth's cell is empty")
-		assert.Nil(t, res.Cards[i].Cells[0][1], "row 1 column 2 read empty")
-		require.Equal(t, "S2 W4 G4", tc.Building[0][0], "the truth's stack beside it")
-		if c := res.Cards[i].Cells[0][0]; assert.NotNil(t, c, "the stack beside it") {
-			assert.Equal(t, 3, c.Height)
-			assert.Equal(t, "G4", c.Top)
-		}
-		return
+	tc, c := seatCardRead(t, "testdata/stacks", "fresh2111_0180", 0)
+	require.Equal(t, "", tc.Building[0][1], "the truth's cell is empty")
+	assert.Nil(t, c.Cells[0][1], "row 1 column 2 read empty")
+	require.Equal(t, "S2 W4 G4", tc.Building[0][0], "the truth's stack beside it")
+	if cell := c.Cells[0][0]; assert.NotNil(t, cell, "the stack beside it") {
+		assert.Equal(t, 3, cell.Height)
+		assert.Equal(t, "G4", cell.Top)
 	}
-	t.Fatal("no card of seat 0 in the truth")
 }
 
 // TestBlankSheetNotACard: a white sheet of a card's size on a warm table
