@@ -711,23 +711,12 @@ func TestClearTopLifted(t *testing.T) {
 // is read height high with top.
 func stackReadAs(t *testing.T, dir, still string, seat, row, col int, want string, height int, top string) {
 	t.Helper()
-	d := NewDetector(Options{})
-	defer d.Close()
-	tr, res := detectStill(t, d, dir, still)
-	for _, tc := range tr.Cards {
-		if tc.Seat != seat {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat %d's card found", seat)
-		require.Equal(t, want, tc.Building[row][col], "the truth's stack")
-		cell := res.Cards[i].Cells[row][col]
-		require.NotNil(t, cell, "read empty")
-		assert.Equal(t, height, cell.Height)
-		assert.Equal(t, top, cell.Top)
-		return
-	}
-	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
+	tc, c := seatCardRead(t, dir, still, seat)
+	require.Equal(t, want, tc.Building[row][col], "the truth's stack")
+	cell := c.Cells[row][col]
+	require.NotNil(t, cell, "read empty")
+	assert.Equal(t, height, cell.Height)
+	assert.Equal(t, top, cell.Top)
 }
 
 // TestGlassTopAbove pins a stack of two clear glass dice (fresh corpus
