@@ -737,6 +737,15 @@ func TestFaceOnEmptyCell(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2065_0066", 2, 1, 0, "G2", 1, "G2")
 }
 
+// TestGlassOnEmptyCell pins a one-high clear glass die (fresh corpus
+// 2112, still_0099, seat 2, row 2 column 1: G3) that the stack beside it
+// hides 0.36 of: the height networks read it empty (0.50, one high 0.34)
+// and the pip networks see too little of its face, but the material CNN
+// reads glass there (0.95), so glassOnEmpty reads it one high.
+func TestGlassOnEmptyCell(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2112_0099", 2, 1, 0, "G3", 1, "G3")
+}
+
 // TestClashWeighsNextChoices pins a four-high stack (fresh corpus 2109,
 // still_0171, seat 3, row 2 column 1: W1 R1 G1 R2) whose top face falls
 // over the next cell, where it was also read as a one-high R2. The
