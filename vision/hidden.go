@@ -156,15 +156,10 @@ const faceEmpty, faceShare, faceHand = 0.8, 0.9, 0.3
 func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStack + 2]float64, faceSure func(r, col, k int) float32) {
 	m := d.opts.Model
 	rows, cols := min(m.Rows, 3), min(m.Cols, 2)
-	var heights [3][2]int
 	weak := false
 	for r := 0; r < rows; r++ {
 		for col := 0; col < cols; col++ {
-			cr := &d.cardCells[r][col]
-			if !cr.dec.Occluded {
-				heights[r][col] = cr.dec.Height
-			}
-			weak = weak || doubtedEmpty(cr, shares[r][col][1])
+			weak = weak || doubtedEmpty(&d.cardCells[r][col], shares[r][col][1])
 		}
 	}
 	if !weak {
@@ -174,6 +169,7 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 	if !ok {
 		return
 	}
+	heights := d.cardHeights()
 	for r := 0; r < rows; r++ {
 		for col := 0; col < cols; col++ {
 			cr := &d.cardCells[r][col]
@@ -198,6 +194,20 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 			cr.dec = Decision{Height: k, HeightConf: float64(cr.p[k]), Confidence: float64(cr.p[k])}
 		}
 	}
+}
+
+// cardHeights is the height of each cell of the card being settled
+// (d.cardCells) as read so far, 0 where it is empty or a hand covers it.
+func (d *Detector) cardHeights() (heights [3][2]int) {
+	m := d.opts.Model
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			if cr := &d.cardCells[r][col]; !cr.dec.Occluded {
+				heights[r][col] = cr.dec.Height
+			}
+		}
+	}
+	return heights
 }
 
 // doubtedEmpty reports whether cr is read empty, but either less than

@@ -640,16 +640,8 @@ func (d *Detector) glassOnEmpty(c *Card, cam Camera, r, col int) bool {
 	if !ok {
 		return false
 	}
-	m := d.opts.Model
-	var heights [3][2]int
-	for rr := 0; rr < m.Rows && rr < 3; rr++ {
-		for cc := 0; cc < m.Cols && cc < 2; cc++ {
-			if x := &d.cardCells[rr][cc]; !x.dec.Occluded {
-				heights[rr][cc] = x.dec.Height
-			}
-		}
-	}
-	return d.hiddenShare(o, &heights, r, col, m.CardThickness+m.Die) <= glassOnHidden
+	heights := d.cardHeights()
+	return d.hiddenShare(o, &heights, r, col, d.opts.Model.CardThickness+d.opts.Model.Die) <= glassOnHidden
 }
 
 // pipsAt reads, into d.abovePipP, the pips of a face at level h over cell
