@@ -455,6 +455,15 @@ func TestCardMostlyBehindAScreen(t *testing.T) {
 // card to be found with every corner within poseOffPx of the truth.
 func cardPosedWithin(t *testing.T, dir, still string, seat int) {
 	t.Helper()
+	_, _, e := seatCardNearest(t, dir, still, seat)
+	assert.LessOrEqual(t, e, float64(poseOffPx), "%s: seat %d's farthest corner is %.1f px off", still, seat, e)
+}
+
+// seatCardNearest detects a committed still (dir/still) and returns the
+// truth's card of seat, the card found nearest it (one must be) and how
+// far off that card's farthest corner is (px).
+func seatCardNearest(t *testing.T, dir, still string, seat int) (truthCard, Card, float64) {
+	t.Helper()
 	d := NewDetector(Options{})
 	defer d.Close()
 	tr, res := detectStill(t, d, dir, still)
@@ -464,10 +473,10 @@ func cardPosedWithin(t *testing.T, dir, still string, seat int) {
 		}
 		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
 		require.GreaterOrEqual(t, i, 0, "%s: no card found", still)
-		assert.LessOrEqual(t, e, float64(poseOffPx), "%s: seat %d's farthest corner is %.1f px off", still, seat, e)
-		return
+		return tc, res.Cards[i], e
 	}
 	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
+	return truthCard{}, Card{}, 0
 }
 
 // detectStill reads a committed still's truth (dir/still.json) and
@@ -776,19 +785,9 @@ func TestWeakEmptyNeedsAFace(t *testing.T) {
 // vision bench counts it).
 func seatCardRead(t *testing.T, dir, still string, seat int) (truthCard, Card) {
 	t.Helper()
-	d := NewDetector(Options{})
-	defer d.Close()
-	tr, res := detectStill(t, d, dir, still)
-	for _, tc := range tr.Cards {
-		if tc.Seat != seat {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.True(t, i >= 0 && e < 60, "seat %d's card found", seat)
-		return tc, res.Cards[i]
-	}
-	t.Fatalf("%s has no card of seat %d in its truth", still, seat)
-	return truthCard{}, Card{}
+	tc, c, e := seatCardNearest(t, dir, still, seat)
+	require.Less(t, e, 60.0, "seat %d's card found", seat)
+	return tc, c
 }
 
 // TestWeakClashLoserReadsEmpty pins an empty cell (fresh corpus 2111,
