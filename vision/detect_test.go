@@ -755,6 +755,16 @@ func TestGlassOnEmptyCell(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2112_0099", 2, 1, 0, "G3", 1, "G3")
 }
 
+// TestSeenPipsOverruleNetworks pins a one-high stone die (fresh corpus
+// 2111, still_0078, seat 2, row 2 column 1: S1) whose lower part the
+// three-high stack beside it (G1 W3 R4) hides: the pip networks read S3
+// (0.76), counting the neighbour's pips on a diagonal with its own. At the
+// pip places the camera sees, only the centre holds a pip, which fits a
+// one and nothing else, so seenPipsChoice reads S1.
+func TestSeenPipsOverruleNetworks(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2111_0078", 2, 1, 0, "S1", 1, "S1")
+}
+
 // TestClashWeighsNextChoices pins a four-high stack (fresh corpus 2109,
 // still_0171, seat 3, row 2 column 1: W1 R1 G1 R2) whose top face falls
 // over the next cell, where it was also read as a one-high R2. The

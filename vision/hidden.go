@@ -198,11 +198,15 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 
 // cardHeights is the height of each cell of the card being settled
 // (d.cardCells) as read so far, 0 where it is empty or a hand covers it.
-func (d *Detector) cardHeights() (heights [3][2]int) {
+func (d *Detector) cardHeights() [3][2]int { return d.heightsOf(&d.cardCells) }
+
+// heightsOf is the height of each of a card's cells as read, 0 where it
+// is empty or a hand covers it.
+func (d *Detector) heightsOf(cells *[3][2]cellRead) (heights [3][2]int) {
 	m := d.opts.Model
 	for r := 0; r < m.Rows && r < 3; r++ {
 		for col := 0; col < m.Cols && col < 2; col++ {
-			if cr := &d.cardCells[r][col]; !cr.dec.Occluded {
+			if cr := &cells[r][col]; !cr.dec.Occluded {
 				heights[r][col] = cr.dec.Height
 			}
 		}

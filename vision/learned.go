@@ -507,6 +507,12 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				d.mixGlassPips(d.pipP)
 			}
 			pi, pp := argmax32(d.pipP)
+			if heights && dec.Material != 'G' {
+				hs := d.heightsOf(&cd.cells)
+				if q, ok := d.seenPipsChoice(cam, c, &hs, cd.at[j][0], cd.at[j][1], dec.Height, d.pipP); ok {
+					pi, pp = q, d.pipP[q]
+				}
+			}
 			if dec.Material == 'G' {
 				r, col := cd.at[j][0], cd.at[j][1]
 				if qi, qp, ok := d.glassTopAbove(cam, c.pose, &cd.cells[r][col], r, col, dec.Height); ok {
