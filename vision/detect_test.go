@@ -765,6 +765,15 @@ func TestSeenPipsOverruleNetworks(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2111_0078", 2, 1, 0, "S1", 1, "S1")
 }
 
+// TestSeenNotRecycled pins a one-high stone die (fresh corpus 2128,
+// still_0091, seat 0, row 3 column 1: S4) most of whose face the green
+// top of the four-high stack beside it (W1 R1 W1 R1) hides: the networks
+// read it recycled, R4 (0.61). Its visible part is far less green than a
+// recycled die's, so notRecycled takes the next material, S4.
+func TestSeenNotRecycled(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2128_0091", 0, 2, 0, "S4", 1, "S4")
+}
+
 // TestClashWeighsNextChoices pins a four-high stack (fresh corpus 2109,
 // still_0171, seat 3, row 2 column 1: W1 R1 G1 R2) whose top face falls
 // over the next cell, where it was also read as a one-high R2. The

@@ -466,7 +466,13 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					if dec.Height > 0 {
 						at := cr.x[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
 						if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {
-							dec.setMaterialMean(&probs[0], cnnP)
+							dec.setMaterialMean(&probs[0], cnnP, 0)
+							if dec.Material == 'R' {
+								hs := d.heightsOf(&cd.cells)
+								if d.notRecycled(cam, c, &cd.bg, &hs, r, col, dec.Height) {
+									dec.setMaterialMean(&probs[0], cnnP, 'R')
+								}
+							}
 						} else {
 							dec.setMaterial(&probs[0])
 						}
@@ -1259,8 +1265,8 @@ func (dec *Decision) setMaterial(q *[TopClasses]float32) {
 
 // setMaterialMean takes the top die's material from the mean of the top
 // network's material shares at the chosen level and the material CNN's
-// probabilities (W, R, S, G).
-func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32) {
+// probabilities (W, R, S, G), other than not (0: any).
+func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32, not byte) {
 	var sum float32
 	for k := 1; k <= len(topMaterials); k++ {
 		sum += q[k]
@@ -1271,7 +1277,7 @@ func (dec *Decision) setMaterialMean(q *[TopClasses]float32, cnnP []float32) {
 		if sum > 0 {
 			v += (1 - materialCNNWeight) * q[k+1] / sum
 		}
-		if v > bp {
+		if v > bp && topMaterials[k] != not {
 			best, bp = k, v
 		}
 	}
@@ -1494,7 +1500,7 @@ func MaterialAt(q *[TopClasses]float32) byte {
 // probabilities at the chosen level and the material CNN's (W, R, S, G).
 func MaterialMean(q *[TopClasses]float32, cnnP []float32) byte {
 	var dec Decision
-	dec.setMaterialMean(q, cnnP)
+	dec.setMaterialMean(q, cnnP, 0)
 	return dec.Material
 }
 
