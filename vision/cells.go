@@ -21,6 +21,12 @@ type background struct {
 	scale       [3]float64 // gain / white, which topFeatures' colours are multiplied by (setGains)
 }
 
+// balanced is the blue, green and red of the pixel at index i of f's
+// BGR data, times the gains that make the card's line work grey.
+func (bg *background) balanced(f *frame, i int) (b, g, r float64) {
+	return float64(f.bgr[i]) * bg.gain[0], float64(f.bgr[i+1]) * bg.gain[1], float64(f.bgr[i+2]) * bg.gain[2]
+}
+
 // setGains sets the gains, the line work's level and so the scale.
 func (bg *background) setGains(gain [3]float64, white float64) {
 	bg.gain, bg.white = gain, white

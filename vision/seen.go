@@ -244,9 +244,7 @@ func (d *Detector) seenGreen(cam Camera, c *Card, bg *background, o Vec3, height
 			if !ok {
 				continue
 			}
-			b := float64(d.img.bgr[k]) * bg.gain[0]
-			g := float64(d.img.bgr[k+1]) * bg.gain[1]
-			r := float64(d.img.bgr[k+2]) * bg.gain[2]
+			b, g, r := bg.balanced(&d.img, k)
 			buf[n] = sample{b + g + r, b, g, r}
 			n++
 		}

@@ -41,9 +41,7 @@ func (d *Detector) topFace(cam Camera, p cardPose, bg *background, row, col, h i
 		if !ok {
 			return
 		}
-		b := float64(d.img.bgr[i]) * bg.gain[0]
-		g := float64(d.img.bgr[i+1]) * bg.gain[1]
-		r := float64(d.img.bgr[i+2]) * bg.gain[2]
+		b, g, r := bg.balanced(&d.img, i)
 		s := b + g + r
 		if s < 1 {
 			s = 1
