@@ -26,7 +26,9 @@
 // CNNs (averaged) on the top face warped to a square. Where the height CNNs are unsure
 // they read the cell again turned and mirrored (views.go, Options.Views),
 // and a cell the card's other stacks hide from the camera is flagged
-// occluded rather than guessed (hidden.go). A card with cells almost
+// occluded rather than guessed (hidden.go); where they hide only part of a
+// top, what shows of it (the pips at its visible pip places, its colour)
+// can overrule unsure networks (seen.go). A card with cells almost
 // straight under the camera, where heights show only in how large a top
 // face looks, is marked Card.UnderCamera, and those cells' heights are read
 // by two more height CNNs, fine-tuned for them, from face patches whose
