@@ -447,6 +447,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 			d.settleClashes(&cards[i], cam)
 			d.liftClearTops()
 			cd.cells = d.cardCells
+			cd.heights = d.heightsOf(&cd.cells)
 		}
 	}
 	// Each cell's decision and top material, and the patches of the
@@ -467,11 +468,8 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 						at := cr.x[(dec.Height-1)*TopInputs : dec.Height*TopInputs]
 						if cnnP := d.readMaterial(at, &probs[0]); cnnP != nil {
 							dec.setMaterialMean(&probs[0], cnnP, 0)
-							if dec.Material == 'R' {
-								hs := d.heightsOf(&cd.cells)
-								if d.notRecycled(cam, c, &cd.bg, &hs, r, col, dec.Height) {
-									dec.setMaterialMean(&probs[0], cnnP, 'R')
-								}
+							if dec.Material == 'R' && d.notRecycled(cam, c, &cd.bg, &cd.heights, r, col, dec.Height) {
+								dec.setMaterialMean(&probs[0], cnnP, 'R')
 							}
 						} else {
 							dec.setMaterial(&probs[0])
@@ -514,8 +512,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 			}
 			pi, pp := argmax32(d.pipP)
 			if heights && dec.Material != 'G' {
-				hs := d.heightsOf(&cd.cells)
-				if q, ok := d.seenPipsChoice(cam, c, &hs, cd.at[j][0], cd.at[j][1], dec.Height, d.pipP); ok {
+				if q, ok := d.seenPipsChoice(cam, c, &cd.heights, cd.at[j][0], cd.at[j][1], dec.Height, d.pipP); ok {
 					pi, pp = q, d.pipP[q]
 				}
 			}
@@ -682,17 +679,18 @@ func (d *Detector) mixGlassPips(out []float32) {
 
 // cardRead is what readLearned keeps of one card while it reads them
 // all: its background and level shares (readCells), its cells' height
-// readings, which lie under the camera, and its stacks' decisions and
+// readings and settled heights, which lie under the camera, and its stacks' decisions and
 // where their pip patches lie in d.pipXs.
 type cardRead struct {
-	bg     background
-	shares [3][2][MaxStack + 2]float64
-	cells  [3][2]cellRead
-	under  [3][2]bool // under the camera, where there are nadir networks (read by those there are)
-	decs   [6]Decision
-	at     [6][2]int
-	first  int // the index in d.pipXs of its first stack's patch
-	n      int // its stacks
+	bg      background
+	shares  [3][2][MaxStack + 2]float64
+	cells   [3][2]cellRead
+	under   [3][2]bool // under the camera, where there are nadir networks (read by those there are)
+	heights [3][2]int  // as settled (heightsOf): what the other stacks hide of a top (seen.go)
+	decs    [6]Decision
+	at      [6][2]int
+	first   int // the index in d.pipXs of its first stack's patch
+	n       int // its stacks
 }
 
 // growCardReads makes room for n cards' reads (their level input buffers
