@@ -58,15 +58,16 @@ var pipPlaces = [6][]uint16{
 const pipGrid = 0.27
 
 var (
-	pipDisc = [...]struct {
-		r float64
-		n int
-	}{{0, 1}, {0.04, 6}, {0.07, 8}}
-	pipRing = [...]struct {
-		r float64
-		n int
-	}{{0.13, 12}, {0.16, 12}}
+	pipDisc = []sampleCircle{{0, 1}, {0.04, 6}, {0.07, 8}}
+	pipRing = []sampleCircle{{0.13, 12}, {0.16, 12}}
 )
+
+// sampleCircle is n sample points evenly round a circle of radius r (die
+// edges).
+type sampleCircle struct {
+	r float64
+	n int
+}
 
 // pipRingSamples is the number of samples in the ring around a place.
 const pipRingSamples = 24
@@ -91,10 +92,7 @@ func (d *Detector) pipsSeen(cam Camera, c *Card, o Vec3, heights *[3][2]int, row
 			hidden, total := 0, 0
 			var in float64
 			nin, nring := 0, 0
-			for ci, circles := range [2][]struct {
-				r float64
-				n int
-			}{pipDisc[:], pipRing[:]} {
+			for ci, circles := range [2][]sampleCircle{pipDisc, pipRing} {
 				for _, cl := range circles {
 					for a := 0; a < cl.n; a++ {
 						s, co := unitCircle(a, cl.n)
