@@ -170,12 +170,8 @@ func (d *Detector) seenPipsChoice(cam Camera, c *Card, heights *[3][2]int, row, 
 	if sure >= seenPipsUnsure {
 		return 0, false
 	}
-	o, ok := eyeOnCard(c, cam)
+	o, ok := d.partlyHidden(cam, c, heights, row, col, h)
 	if !ok {
-		return 0, false
-	}
-	m := d.opts.Model
-	if d.hiddenShare(o, heights, row, col, m.CardThickness+float64(h)*m.Die) == 0 {
 		return 0, false
 	}
 	seen, pips, ok := d.pipsSeen(cam, c, o, heights, row, col, h)
@@ -270,14 +266,22 @@ func (d *Detector) seenGreen(cam Camera, c *Card, bg *background, o Vec3, height
 // c, h high, is partly hidden by the card's other stacks (as heights
 // says) and its visible part is less green than seenGreenMin.
 func (d *Detector) notRecycled(cam Camera, c *Card, bg *background, heights *[3][2]int, row, col, h int) bool {
-	o, ok := eyeOnCard(c, cam)
+	o, ok := d.partlyHidden(cam, c, heights, row, col, h)
 	if !ok {
-		return false
-	}
-	m := d.opts.Model
-	if d.hiddenShare(o, heights, row, col, m.CardThickness+float64(h)*m.Die) == 0 {
 		return false
 	}
 	g, ok := d.seenGreen(cam, c, bg, o, heights, row, col, h)
 	return ok && g < seenGreenMin
+}
+
+// partlyHidden reports whether the card's other stacks (as heights says)
+// hide any of the top face of a stack h high on cell (row, col) of c, and
+// the camera's centre in card axes that they hide it from.
+func (d *Detector) partlyHidden(cam Camera, c *Card, heights *[3][2]int, row, col, h int) (Vec3, bool) {
+	o, ok := eyeOnCard(c, cam)
+	if !ok {
+		return o, false
+	}
+	m := d.opts.Model
+	return o, d.hiddenShare(o, heights, row, col, m.CardThickness+float64(h)*m.Die) > 0
 }
