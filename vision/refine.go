@@ -237,37 +237,12 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 		// renders read with a model that leaves their frame out: 825
 		// stacks with the vote, 835 without, 831 with no fit at all).
 		d.measureRidges(cam, p, probes, z, voteReach, probeStep)
-		a0, b0, an, bn := d.voteSlides()
-		if an == a0 && bn == b0 {
-			a, b, th, ok := d.fitSlideTurn(a0, b0, cu, cv)
-			if !ok {
-				return p, d.share(before)
-			}
-			q = p.moved(a, b, th, cu, cv)
-		} else {
-			// The vote's peak lies beyond fitReach: fit from it and
-			// from the best slide within fitReach, and keep the
-			// nearer unless the far one puts more than nearSlack of
-			// the lines more on ridges.
-			af, bf, thf, okFar := d.fitSlideTurn(a0, b0, cu, cv)
-			an, bn, thn, okNear := d.fitSlideTurn(an, bn, cu, cv)
-			var far, near cardPose
-			var onFar, onNear int
-			if okFar {
-				far, onFar = d.settle(cam, p.moved(af, bf, thf, cu, cv), probes, z, cu, cv)
-			}
-			if okNear {
-				near, onNear = d.settle(cam, p.moved(an, bn, thn, cu, cv), probes, z, cu, cv)
-			}
-			switch {
-			case okNear && (!okFar || float64(onNear) >= float64(onFar)-nearSlack*float64(d.probeN[0]+d.probeN[1])):
-				q = near
-			case okFar:
-				q = far
-			default:
-				return p, d.share(before)
-			}
+		a0, b0 := d.voteSlides()
+		a, b, th, ok := d.fitSlideTurn(a0, b0, cu, cv)
+		if !ok {
+			return p, d.share(before)
 		}
+		q = p.moved(a, b, th, cu, cv)
 		d.measureRidges(cam, q, probes, z, fitReach, probeStep)
 	}
 	q = d.fitIterations(cam, q, probes, z, cu, cv)
@@ -280,13 +255,10 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 		// 8 px off). Vote again from the fitted pose, and keep what
 		// puts at least minRidgeGain more lines on ridges, as any fit
 		// must (keeping every gain moved a far, small card of fresh
-		// 2053, still_0222, 3.5 px off for two lines more), and at
-		// least revoteGain of them (fresh 2120 still_0017: the near
-		// slide, kept by nearSlack, was voted 9 px back off for 5 of
-		// 299 lines more).
+		// 2053, still_0222, 3.5 px off for two lines more).
 		for range revotes {
 			d.measureRidges(cam, q, probes, z, voteReach, probeStep)
-			a0, b0, _, _ := d.voteSlides()
+			a0, b0 := d.voteSlides()
 			if math.Abs(a0) < revoteMin && math.Abs(b0) < revoteMin {
 				break
 			}
@@ -298,7 +270,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			d.measureRidges(cam, r, probes, z, fitReach, probeStep)
 			r = d.fitIterations(cam, r, probes, z, cu, cv)
 			onR := d.countOnRidges()
-			if onR[0]+onR[1] < on[0]+on[1]+max(minRidgeGain, int(math.Ceil(revoteGain*float64(d.probeN[0]+d.probeN[1])))) {
+			if onR[0]+onR[1] < on[0]+on[1]+minRidgeGain {
 				break
 			}
 			q, on = r, onR
@@ -320,34 +292,6 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 	}
 	return q, d.share(on[0] + on[1])
 }
-
-// settle measures the ridges at q and fits slide and turn to them until
-// the fit hardly moves; it returns the pose and how many probes find
-// their line on a ridge there.
-func (d *Detector) settle(cam Camera, q cardPose, probes []lineProbe, z, cu, cv float64) (cardPose, int) {
-	d.measureRidges(cam, q, probes, z, fitReach, probeStep)
-	q = d.fitIterations(cam, q, probes, z, cu, cv)
-	on := d.countOnRidges()
-	return q, on[0] + on[1]
-}
-
-// nearSlack: where the vote's best slide lies beyond fitReach of where the
-// outline put the card, the best slide within fitReach is fitted too and
-// kept unless the far one, fitted, puts more than nearSlack of all the
-// probes more on a ridge. A screen or a hand over part of a card leaves
-// few of its lines to vote, and the card's other printed strokes (the
-// hatching, the drawing) can then out-vote them by a little a few
-// millimetres off (fresh 2112 still_0089: the vote's far slide, 7.5 mm,
-// put 157 of 299 probes on a ridge, 28 px off, against 152 for the card
-// where it lies; fresh 2118 still_0161, 2122 still_0134). revoteGain is
-// the share of the probes a later vote (revotes) must gain.
-// (Forty-fourth session, on the development corpora fresh 2109-2134, the
-// bench and the mistakes corpus: cards placed more than poseOffPx off
-// 12 → 8, stacks wholly right +3, empty/occupied mistakes 39 → 36, no
-// cell read worse; nearSlack 0.02 read the same. A vote that preferred
-// near peaks by count alone, before fitting, moved four cards off that
-// had been placed right and lost one.)
-const nearSlack, revoteGain = 0.05, 0.02
 
 // fitIterations fits slide and turn to the ridges measured last at q, up
 // to refineIters times, measuring again after each fit that moved the
@@ -412,9 +356,8 @@ func (d *Detector) measureRidges(cam Camera, p cardPose, probes []lineProbe, z, 
 }
 
 // voteSlides returns the slides along u and along v (to probeStep) that
-// put the most probes' lines within half a millimetre of a ridge, and the
-// slides within fitReach that do (an, bn).
-func (d *Detector) voteSlides() (a, b, an, bn float64) {
+// put the most probes' lines within half a millimetre of a ridge.
+func (d *Detector) voteSlides() (a, b float64) {
 	const bins = int(2*voteReach/probeStep) + 1
 	var votes [2][bins]int
 	for _, pr := range d.ridges {
@@ -429,8 +372,7 @@ func (d *Detector) voteSlides() (a, b, an, bn float64) {
 			}
 		}
 	}
-	const nearBins = int(fitReach / probeStep)
-	var best, near [2]float64
+	var best [2]float64
 	mid := bins / 2
 	for k := range votes {
 		bi := mid
@@ -439,16 +381,9 @@ func (d *Detector) voteSlides() (a, b, an, bn float64) {
 				bi = i
 			}
 		}
-		ni := mid
-		for i := mid - nearBins; i <= mid+nearBins; i++ {
-			if votes[k][i] > votes[k][ni] || (votes[k][i] == votes[k][ni] && absInt(i-mid) < absInt(ni-mid)) {
-				ni = i
-			}
-		}
 		best[k] = float64(bi-mid) * probeStep
-		near[k] = float64(ni-mid) * probeStep
 	}
-	return best[0], best[1], near[0], near[1]
+	return best[0], best[1]
 }
 
 func absInt(i int) int {
