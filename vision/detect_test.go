@@ -451,6 +451,19 @@ func TestCardMostlyBehindAScreen(t *testing.T) {
 	stackReadAs(t, "testdata/cards", "fresh2114_0171", 0, 0, 0, "W1 G1 R1 S2", 4, "S2")
 }
 
+// TestCardVotedNear pins two cards beside a player's screen whose
+// printed lines, few of them showing, voted a slide a few millimetres off
+// by a few probes over the card's own place (fresh 2112 still_0089, seat
+// 2, 28 px off; fresh 2120 still_0017, seat 0, 9 px off after a second
+// vote): nearSlack and revoteGain keep them where they lie, and the
+// stacks read empty there are read.
+func TestCardVotedNear(t *testing.T) {
+	cardPosedWithin(t, "testdata/cards", "fresh2112_0089", 2)
+	cardPosedWithin(t, "testdata/cards", "fresh2120_0017", 0)
+	stackReadAs(t, "testdata/cards", "fresh2112_0089", 2, 1, 1, "R1 G1", 2, "G1")
+	stackReadAs(t, "testdata/cards", "fresh2120_0017", 0, 1, 1, "S1 G1 R1", 3, "R1")
+}
+
 // cardPosedWithin detects a committed still (in dir) and requires seat's
 // card to be found with every corner within poseOffPx of the truth.
 func cardPosedWithin(t *testing.T, dir, still string, seat int) {
