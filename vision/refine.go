@@ -442,22 +442,22 @@ func (d *Detector) voteSlides() (a, b, an, bn float64) {
 	var best, near [2]float64
 	mid := bins / 2
 	for k := range votes {
-		bi := mid
-		for i, v := range votes[k] {
-			if v > votes[k][bi] || (v == votes[k][bi] && absInt(i-mid) < absInt(bi-mid)) {
-				bi = i
-			}
-		}
-		ni := mid
-		for i := mid - nearBins; i <= mid+nearBins; i++ {
-			if votes[k][i] > votes[k][ni] || (votes[k][i] == votes[k][ni] && absInt(i-mid) < absInt(ni-mid)) {
-				ni = i
-			}
-		}
-		best[k] = float64(bi-mid) * probeStep
-		near[k] = float64(ni-mid) * probeStep
+		best[k] = float64(peakBin(votes[k][:], 0, bins-1, mid)-mid) * probeStep
+		near[k] = float64(peakBin(votes[k][:], mid-nearBins, mid+nearBins, mid)-mid) * probeStep
 	}
 	return best[0], best[1], near[0], near[1]
+}
+
+// peakBin is the bin of votes[lo..hi] with the most votes, the one
+// nearest mid among equals.
+func peakBin(votes []int, lo, hi, mid int) int {
+	bi := mid
+	for i := lo; i <= hi; i++ {
+		if votes[i] > votes[bi] || (votes[i] == votes[bi] && absInt(i-mid) < absInt(bi-mid)) {
+			bi = i
+		}
+	}
+	return bi
 }
 
 func absInt(i int) int {
