@@ -251,14 +251,14 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			// the far one puts more than nearSlack of them more on
 			// ridges.
 			af, bf, thf, okFar := d.fitSlideTurn(a0, b0, cu, cv)
-			an, bn, thn, okNear := d.fitSlideTurn(an, bn, cu, cv)
+			ah, bh, thh, okNear := d.fitSlideTurn(an, bn, cu, cv)
 			var far, near cardPose
 			var onFar, onNear int
 			if okFar {
 				far, onFar = d.settle(cam, p.moved(af, bf, thf, cu, cv), probes, z, cu, cv)
 			}
 			if okNear {
-				near, onNear = d.settle(cam, p.moved(an, bn, thn, cu, cv), probes, z, cu, cv)
+				near, onNear = d.settle(cam, p.moved(ah, bh, thh, cu, cv), probes, z, cu, cv)
 			}
 			switch {
 			case okNear && float64(onNear) >= nearMinShown*float64(d.probeN[0]+d.probeN[1]) &&
@@ -335,27 +335,26 @@ func (d *Detector) settle(cam Camera, q cardPose, probes []lineProbe, z, cu, cv 
 
 // nearSlack: where the vote's best slide lies beyond fitReach of where the
 // outline put the card, the best slide within fitReach is fitted too and
-// kept unless the far one, fitted, puts more than nearSlack of all the
-// probes more on a ridge. A screen or a hand over part of a card leaves
-// few of its lines to vote, and the card's other printed strokes (the
-// hatching, the drawing) can then out-vote them by a little a few
-// millimetres off (fresh 2112 still_0089: the vote's far slide, 7.5 mm,
-// put 157 of 299 probes on a ridge, 28 px off, against 152 for the card
-// where it lies; fresh 2118 still_0161, 2122 still_0134). revoteGain is
-// the share of the probes a later vote (revotes) must gain.
-// (Forty-fourth session, on the development corpora fresh 2109-2134, the
-// bench and the mistakes corpus: cards placed more than poseOffPx off
-// 12 → 8, stacks wholly right +3, empty/occupied mistakes 39 → 36, no
-// cell read worse; nearSlack 0.02 read the same. A vote that preferred
-// near peaks by count alone, before fitting, moved four cards off that
-// had been placed right and lost one.)
-// nearMinShown: the near slide is preferred only where, fitted, it
-// shows at least this share of the probes on a ridge — a card seen well
-// enough that its own place is known. (The first form of this rule,
-// without it, was not kept: fresh 2136 still_0198's card, two thirds
-// behind two screens, where the near slides showed 63-91 of 299 probes
-// and the card where it lies 119, was found 46 px off instead of not at
-// all. The four cards it mended showed 143-167.)
+// kept where it shows at least nearMinShown of the probes on a ridge,
+// unless the far one, fitted, puts more than nearSlack of them more on a
+// ridge. A screen or a hand over part of a card leaves few of its lines
+// to vote, and the card's other printed strokes (the hatching, the
+// drawing) can then out-vote them by a little a few millimetres off
+// (fresh 2112 still_0089: the vote's far slide, 7.5 mm, put 157 of 299
+// probes on a ridge, 28 px off, against 152 for the card where it lies;
+// fresh 2118 still_0161, 2120 still_0017, 2122 still_0134). nearMinShown
+// leaves the vote alone on a card seen too little for its own place to
+// be known (fresh 2136 still_0198, two thirds behind two screens: the near
+// slides showed 63-91 probes, the card where it lies 119; without it the
+// card was found 46 px off instead of not at all, and the rule's first
+// form was not kept). revoteGain is the share of the probes a later vote
+// (revotes) must gain. (Forty-fourth session, fresh 2109-2138, the bench
+// and the mistakes corpus: cards placed more than poseOffPx off 13 → 9,
+// stacks wholly right +3, empty/occupied mistakes 41 → 38, no cell read
+// worse; nearSlack 0.02 read the same. Judged on fresh 2139 and 2140:
+// stacks the same, empty/occupied mistakes 5 → 4. A vote that preferred
+// near peaks by their votes alone, before fitting, moved four cards off
+// that had been placed right and lost one.)
 const nearSlack, revoteGain, nearMinShown = 0.05, 0.02, 0.4
 
 // fitIterations fits slide and turn to the ridges measured last at q, up
