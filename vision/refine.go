@@ -274,6 +274,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 	}
 	q = d.fitIterations(cam, q, probes, z, cu, cv)
 	on = d.countOnRidges()
+	shownN := on[0] + on[1]
 	if voted {
 		// The vote was taken at the outline's pose, turned a little
 		// from the card's: its peak can lie a millimetre or two short
@@ -286,6 +287,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 		// least revoteGain of them (fresh 2120 still_0017: the near
 		// slide, kept by nearSlack, was voted 9 px back off for 5 of
 		// 299 lines more).
+		gain := max(minRidgeGain, int(math.Ceil(revoteGain*float64(d.probeN[0]+d.probeN[1]))))
 		for range revotes {
 			d.measureRidges(cam, q, probes, z, voteReach, probeStep)
 			a0, b0, _, _ := d.voteSlides()
@@ -296,19 +298,16 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			if !ok {
 				break
 			}
-			r := q.moved(a, b, th, cu, cv)
-			d.measureRidges(cam, r, probes, z, fitReach, probeStep)
-			r = d.fitIterations(cam, r, probes, z, cu, cv)
-			onR := d.countOnRidges()
-			if onR[0]+onR[1] < on[0]+on[1]+max(minRidgeGain, int(math.Ceil(revoteGain*float64(d.probeN[0]+d.probeN[1])))) {
+			r, shownR := d.settle(cam, q.moved(a, b, th, cu, cv), probes, z, cu, cv)
+			if shownR < shownN+gain {
 				break
 			}
-			q, on = r, onR
+			q, shownN = r, shownR
 		}
 	}
 	// Keep the refined pose only where more of the printed lines lie
 	// on ridges there than where the card was.
-	if on[0]+on[1] < before+minRidgeGain {
+	if shownN < before+minRidgeGain {
 		return p, d.share(before)
 	}
 	// The vote may pick a period of the grid's lines over bare table (a
@@ -320,7 +319,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			return p, d.share(before)
 		}
 	}
-	return q, d.share(on[0] + on[1])
+	return q, d.share(shownN)
 }
 
 // settle measures the ridges at q and fits slide and turn to them until
