@@ -798,6 +798,17 @@ func TestClashWeighsNextChoices(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2109_0171", 3, 1, 0, "W1 R1 G1 R2", 4, "R2")
 }
 
+// TestHiddenShareOffCentreLine pins a two-high stack (fresh corpus 2109,
+// still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
+// R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
+// flagged occluded: on a 5x5 grid with a row of samples on the face's
+// centre line its top counted 0.6 hidden, exactly hiddenUnsureShare. On
+// the 8x8 grid (hiddenSamples) no sample lies on a centre line, and it
+// is read two high G6.
+func TestHiddenShareOffCentreLine(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2109_0005", 2, 1, 1, "R5 G6", 2, "G6")
+}
+
 // TestWeakEmptyNeedsAFace pins an empty hatched cell under a lamp's glare
 // (fresh corpus 2110, still_0098, seat 0, row 1 column 1) that the height
 // networks read empty only 0.45 sure, six high 0.28: reconsiderEmpties
