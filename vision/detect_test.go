@@ -798,6 +798,34 @@ func TestClashWeighsNextChoices(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2109_0171", 3, 1, 0, "W1 R1 G1 R2", 4, "R2")
 }
 
+// TestFaceAboveEmptyRead pins a three-high stack (fresh corpus 2140,
+// still_0169, seat 2, row 1 column 1: W5 G6 R6) beside a three-high
+// stack (W4 S5 S5) that the height networks read empty, unsurely (0.50,
+// three high 0.45). A one-high face there would be mostly behind the
+// neighbour, so it was flagged occluded; its top three high is not, and
+// the pip networks read a die's face there 0.97 sure, so faceAbove reads
+// it three high R6.
+func TestFaceAboveEmptyRead(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2140_0169", 2, 0, 0, "W5 G6 R6", 3, "R6")
+}
+
+// TestFaceAboveHidesNoTop pins an empty cell (fresh corpus 2134,
+// still_0041, seat 0, row 1 column 1) read empty 0.42 sure, six high
+// 0.16, where the pip networks read a die's face at level 6 0.90 sure.
+// Six high there, it would hide the top of the four-high stack below it
+// (S1 G1 W1 R2), read 0.84 sure: that face was the stack's own, and both
+// cells read as they are.
+func TestFaceAboveHidesNoTop(t *testing.T) {
+	tc, c := seatCardRead(t, "testdata/stacks", "fresh2134_0041", 0)
+	require.Equal(t, "", tc.Building[0][0], "the truth's cell is empty")
+	assert.Nil(t, c.Cells[0][0], "row 1 column 1 read empty")
+	require.Equal(t, "S1 G1 W1 R2", tc.Building[1][0], "the truth's stack below it")
+	if cell := c.Cells[1][0]; assert.NotNil(t, cell, "the stack below it") && assert.False(t, cell.Occluded, "not flagged") {
+		assert.Equal(t, 4, cell.Height)
+		assert.Equal(t, "R2", cell.Top)
+	}
+}
+
 // TestHiddenShareOffCentreLine pins a two-high stack (fresh corpus 2109,
 // still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
 // R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
