@@ -238,6 +238,9 @@ type Detector struct {
 	// the pip networks' probabilities at another level than the one
 	// read (pipsAt)
 	abovePipP [6]float32
+	// facesRead counts pipsAt's reads of a face at some level (the tests
+	// count the pip networks' reads by it).
+	facesRead int
 	// optional: a pip network that reads, in place of the others, the
 	// stacks under the camera (useNadirPips)
 	nadirPips    pipReader

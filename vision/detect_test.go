@@ -826,6 +826,24 @@ func TestFaceAboveHidesNoTop(t *testing.T) {
 	}
 }
 
+// TestFaceLevelChosen pins a three-high stack (fresh corpus 2131,
+// still_0067, seat 0, row 1 column 1: G1 R1 S1) that the height networks
+// read five high, 0.55 sure (three high 0.34). The pip networks see a
+// die's face at level 3 0.96 sure and at level 5 0.52, so faceLevels
+// reads it three high S1.
+func TestFaceLevelChosen(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2131_0067", 0, 0, 0, "G1 R1 S1", 3, "S1")
+}
+
+// TestFaceLevelGlassUp pins two clear glass dice (fresh corpus 2132,
+// still_0038, seat 2, row 3 column 1: G1 G1) read one high G6, 0.44 sure
+// (two high 0.40): at level 1 the pip networks read the top die's
+// bottom face through the glass only 0.52 sure, at level 2 its top 0.95,
+// so faceLevels lifts it to two high G1.
+func TestFaceLevelGlassUp(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2132_0038", 2, 2, 0, "G1 G1", 2, "G1")
+}
+
 // TestHiddenShareOffCentreLine pins a two-high stack (fresh corpus 2109,
 // still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
 // R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
