@@ -844,6 +844,17 @@ func TestFaceLevelGlassUp(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2132_0038", 2, 2, 0, "G1 G1", 2, "G1")
 }
 
+// TestFaceLevelGlassDown pins a four-high stack with a clear glass top
+// (fresh corpus 2139, still_0138, seat 1, row 1 column 2: R4 W5 S5 G5)
+// read five high, 0.31 sure (four high 0.60). The pip networks see a
+// die's face at level 4 0.96 sure and at level 5 0.76; the values they
+// read there (5 and 5) do not pair as a die's opposite faces, so what
+// shows at level 4 is not the bottom face of a glass top at level 5, and
+// faceLevels reads it four high G5.
+func TestFaceLevelGlassDown(t *testing.T) {
+	stackReadAs(t, "testdata/stacks", "fresh2139_0138", 1, 0, 1, "R4 W5 S5 G5", 4, "G5")
+}
+
 // TestHiddenShareOffCentreLine pins a two-high stack (fresh corpus 2109,
 // still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
 // R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
