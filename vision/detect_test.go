@@ -798,15 +798,58 @@ func TestClashWeighsNextChoices(t *testing.T) {
 	stackReadAs(t, "testdata/stacks", "fresh2109_0171", 3, 1, 0, "W1 R1 G1 R2", 4, "R2")
 }
 
-// TestFaceAboveEmptyRead pins a three-high stack (fresh corpus 2140,
-// still_0169, seat 2, row 1 column 1: W5 G6 R6) beside a three-high
-// stack (W4 S5 S5) that the height networks read empty, unsurely (0.50,
-// three high 0.45). A one-high face there would be mostly behind the
-// neighbour, so it was flagged occluded; its top three high is not, and
-// the pip networks read a die's face there 0.97 sure, so faceAbove reads
-// it three high R6.
-func TestFaceAboveEmptyRead(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2140_0169", 2, 0, 0, "W5 G6 R6", 3, "R6")
+// TestStacksReadRight pins stacks the cell reader once misread (the
+// forty-fifth session's changes), each read from its committed still
+// (vision/testdata/stacks) as the truth has it.
+func TestStacksReadRight(t *testing.T) {
+	for _, c := range []struct {
+		name, still    string
+		seat, row, col int
+		want           string
+		height         int
+		top            string
+	}{
+		// FaceAboveEmptyRead: pins a three-high stack (fresh corpus 2140,
+		// still_0169, seat 2, row 1 column 1: W5 G6 R6) beside a three-high
+		// stack (W4 S5 S5) that the height networks read empty, unsurely (0.50,
+		// three high 0.45). A one-high face there would be mostly behind the
+		// neighbour, so it was flagged occluded; its top three high is not, and
+		// the pip networks read a die's face there 0.97 sure, so faceAbove reads
+		// it three high R6.
+		{"FaceAboveEmptyRead", "fresh2140_0169", 2, 0, 0, "W5 G6 R6", 3, "R6"},
+		// FaceLevelChosen: pins a three-high stack (fresh corpus 2131,
+		// still_0067, seat 0, row 1 column 1: G1 R1 S1) that the height networks
+		// read five high, 0.55 sure (three high 0.34). The pip networks see a
+		// die's face at level 3 0.96 sure and at level 5 0.52, so faceLevels
+		// reads it three high S1.
+		{"FaceLevelChosen", "fresh2131_0067", 0, 0, 0, "G1 R1 S1", 3, "S1"},
+		// FaceLevelGlassUp: pins two clear glass dice (fresh corpus 2132,
+		// still_0038, seat 2, row 3 column 1: G1 G1) read one high G6, 0.44 sure
+		// (two high 0.40): at level 1 the pip networks read the top die's
+		// bottom face through the glass only 0.52 sure, at level 2 its top 0.95,
+		// so faceLevels lifts it to two high G1.
+		{"FaceLevelGlassUp", "fresh2132_0038", 2, 2, 0, "G1 G1", 2, "G1"},
+		// FaceLevelGlassDown: pins a four-high stack with a clear glass top
+		// (fresh corpus 2139, still_0138, seat 1, row 1 column 2: R4 W5 S5 G5)
+		// read five high, 0.31 sure (four high 0.60). The pip networks see a
+		// die's face at level 4 0.96 sure and at level 5 0.76; the values they
+		// read there (5 and 5) do not pair as a die's opposite faces, so what
+		// shows at level 4 is not the bottom face of a glass top at level 5, and
+		// faceLevels reads it four high G5.
+		{"FaceLevelGlassDown", "fresh2139_0138", 1, 0, 1, "R4 W5 S5 G5", 4, "G5"},
+		// HiddenShareOffCentreLine: pins a two-high stack (fresh corpus 2109,
+		// still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
+		// R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
+		// flagged occluded: on a 5x5 grid with a row of samples on the face's
+		// centre line its top counted 0.6 hidden, exactly hiddenUnsureShare. On
+		// the 8x8 grid (hiddenSamples) no sample lies on a centre line, and it
+		// is read two high G6.
+		{"HiddenShareOffCentreLine", "fresh2109_0005", 2, 1, 1, "R5 G6", 2, "G6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stackReadAs(t, "testdata/stacks", c.still, c.seat, c.row, c.col, c.want, c.height, c.top)
+		})
+	}
 }
 
 // TestFaceAboveHidesNoTop pins an empty cell (fresh corpus 2134,
@@ -824,46 +867,6 @@ func TestFaceAboveHidesNoTop(t *testing.T) {
 		assert.Equal(t, 4, cell.Height)
 		assert.Equal(t, "R2", cell.Top)
 	}
-}
-
-// TestFaceLevelChosen pins a three-high stack (fresh corpus 2131,
-// still_0067, seat 0, row 1 column 1: G1 R1 S1) that the height networks
-// read five high, 0.55 sure (three high 0.34). The pip networks see a
-// die's face at level 3 0.96 sure and at level 5 0.52, so faceLevels
-// reads it three high S1.
-func TestFaceLevelChosen(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2131_0067", 0, 0, 0, "G1 R1 S1", 3, "S1")
-}
-
-// TestFaceLevelGlassUp pins two clear glass dice (fresh corpus 2132,
-// still_0038, seat 2, row 3 column 1: G1 G1) read one high G6, 0.44 sure
-// (two high 0.40): at level 1 the pip networks read the top die's
-// bottom face through the glass only 0.52 sure, at level 2 its top 0.95,
-// so faceLevels lifts it to two high G1.
-func TestFaceLevelGlassUp(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2132_0038", 2, 2, 0, "G1 G1", 2, "G1")
-}
-
-// TestFaceLevelGlassDown pins a four-high stack with a clear glass top
-// (fresh corpus 2139, still_0138, seat 1, row 1 column 2: R4 W5 S5 G5)
-// read five high, 0.31 sure (four high 0.60). The pip networks see a
-// die's face at level 4 0.96 sure and at level 5 0.76; the values they
-// read there (5 and 5) do not pair as a die's opposite faces, so what
-// shows at level 4 is not the bottom face of a glass top at level 5, and
-// faceLevels reads it four high G5.
-func TestFaceLevelGlassDown(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2139_0138", 1, 0, 1, "R4 W5 S5 G5", 4, "G5")
-}
-
-// TestHiddenShareOffCentreLine pins a two-high stack (fresh corpus 2109,
-// still_0005, seat 2, row 2 column 2: R5 G6) behind a four-high one (W1
-// R1 G3 S3) that hides 0.36 of its top. Read G6 0.69 sure, it was
-// flagged occluded: on a 5x5 grid with a row of samples on the face's
-// centre line its top counted 0.6 hidden, exactly hiddenUnsureShare. On
-// the 8x8 grid (hiddenSamples) no sample lies on a centre line, and it
-// is read two high G6.
-func TestHiddenShareOffCentreLine(t *testing.T) {
-	stackReadAs(t, "testdata/stacks", "fresh2109_0005", 2, 1, 1, "R5 G6", 2, "G6")
 }
 
 // TestWeakEmptyNeedsAFace pins an empty hatched cell under a lamp's glare
