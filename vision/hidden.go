@@ -19,9 +19,10 @@ import "math"
 // more hidden stacks but 2 visible ones too. hiddenFlagShare 0.55, that
 // was 14 of the 25 samples, not 13 (36 of 64 since the forty-fifth
 // session): the truth measures an empty cell's card surface, and most
-// empty cells flagged against it lay at 0.44-0.48 there and 0.52 here. On the eleven judging corpora empty/occupied
-// mistakes 32 -> 26 and stacks hidden by other dice flagged 94 -> 93 of
-// 144; on the training renders 76 -> 38 and 141 -> 137 of 216.)
+// empty cells flagged against it lay at 0.44-0.48 there and 0.52 here.
+// On the eleven judging corpora empty/occupied mistakes 32 -> 26 and
+// stacks hidden by other dice flagged 94 -> 93 of 144; on the training
+// renders 76 -> 38 and 141 -> 137 of 216.)
 const hiddenFlagShare, hiddenStackShare = 0.55, 1.0
 
 // A stack read less than hiddenUnsure sure is flagged where the other
