@@ -189,19 +189,14 @@ func (d *Detector) reconsiderEmpties(c *Card, cam Camera, shares *[3][2][MaxStac
 			if d.hiddenShare(o, &heights, r, col, m.CardThickness+m.Die) > weakEmptyHidden {
 				continue
 			}
-			k := 1
-			for h := 2; h <= MaxStack; h++ {
-				if cr.p[h] > cr.p[k] {
-					k = h
-				}
-			}
+			k := likeliestStack(cr)
 			if cr.p[k] < weakEmptyHeight && !faceSeen(cr, shares[r][col][1]) {
 				continue
 			}
 			if faceSure(r, col, k) < faceOnSure {
 				continue // no die's face where a k-high top would show it
 			}
-			cr.dec = Decision{Height: k, HeightConf: float64(cr.p[k]), Confidence: float64(cr.p[k])}
+			cr.readAs(k)
 		}
 	}
 }

@@ -610,19 +610,24 @@ func (d *Detector) faceOnEmpties(c *Card, cam Camera) {
 				continue
 			}
 			if h := likeliestStack(cr); h > 1 && d.faceAbove(c, cam, r, col, h) {
-				p := float64(cr.p[h])
-				cr.dec = Decision{Height: h, HeightConf: p, Confidence: p}
+				cr.readAs(h)
 				continue
 			}
 			if cr.p[1] < faceOnNext {
 				continue
 			}
 			if _, sure := d.pipsAt(cam, c.pose, r, col, 1); sure >= faceOnSure || d.glassOnEmpty(c, cam, r, col) {
-				p := float64(cr.p[1])
-				cr.dec = Decision{Height: 1, HeightConf: p, Confidence: p}
+				cr.readAs(1)
 			}
 		}
 	}
+}
+
+// readAs decides cell cr as a stack h high, as sure as the height
+// networks are of that height.
+func (cr *cellRead) readAs(h int) {
+	p := float64(cr.p[h])
+	cr.dec = Decision{Height: h, HeightConf: p, Confidence: p}
 }
 
 // likeliestStack is the height of 1-MaxStack that the height networks
@@ -862,8 +867,7 @@ func (d *Detector) liftClearTops() {
 			}
 			d.top.Predict(cr.x[h*TopInputs:(h+1)*TopInputs], d.topScratch, d.views.probs[:])
 			if d.views.probs[glass] >= clearTopGlass {
-				p := float64(cr.p[h+1])
-				cr.dec = Decision{Height: h + 1, HeightConf: p, Confidence: p}
+				cr.readAs(h + 1)
 			}
 		}
 	}
@@ -942,8 +946,7 @@ func (d *Detector) faceLevels(cam Camera, pose cardPose) {
 				}
 			}
 			if best != h {
-				p := float64(cr.p[best])
-				cr.dec = Decision{Height: best, HeightConf: p, Confidence: p}
+				cr.readAs(best)
 			}
 		}
 	}
