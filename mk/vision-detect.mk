@@ -293,9 +293,9 @@ height-refit: test-deps cell-train-data nadir-train-data
 FRESH_DIR ?= build/synth-fresh
 FRESH_SEEDS ?= $(shell seq 2109 2140)
 PIPS_FRESH_FROM ?= ea935c5
-PIPS_FRESH_FLAGS ?= -train pips -pip-side 32 -pip-convs 16,32,64 -pip-cnn-hidden 64 \
-  -pip-cnn-members 4 -pip-glass-weight 3 -height-members 0 -out-height "" \
-  -epochs 10 -lr 5e-4 -val 0.1 -seed 1
+# pips-refit's flags, the later ones taking the place of its -epochs and
+# -pip-from (the last of a flag given twice counts)
+PIPS_FRESH_FLAGS ?= $(PIPS_REFIT_FLAGS) -epochs 10 -val 0.1
 .PHONY: fresh-train-data pips-refit-fresh
 fresh-train-data: render-deps
 	@set -e; for s in $(FRESH_SEEDS); do \
