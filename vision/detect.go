@@ -48,6 +48,10 @@ type Options struct {
 	// ensembles for every cell, also where the first half of them is
 	// already sure (ensembleSure); slower, for checking that rule.
 	EveryMember bool
+	// NoPipScale keeps the networks' heights of the stacks on cards
+	// under the camera instead of the height their pips' spacing gives
+	// (pipscale.go); for comparison.
+	NoPipScale bool
 }
 
 func (o Options) withDefaults() Options {

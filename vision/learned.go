@@ -526,6 +526,16 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				}
 			}
 			cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
+			if heights && c.UnderCamera && !d.opts.NoPipScale && cell.Material != 'G' {
+				// Under the camera the pips' spacing tells the height
+				// better than the networks (pipscale.go).
+				r, col := cd.at[j][0], cd.at[j][1]
+				if pm, ok := d.pipScaleHeight(cam, c.pose, r, col, cell.Height, cell.Pips); ok {
+					if k, ok := pipScaleTrusted(pm); ok && cd.cells[r][col].p[k] >= pipScaleNetFloor {
+						cell.Height = k
+					}
+				}
+			}
 			cell.Top = string([]byte{cell.Material, byte('1' + pi)})
 			cell.Confidence = min(dec.Confidence, float64(pp))
 			c.Cells[cd.at[j][0]][cd.at[j][1]] = cell
