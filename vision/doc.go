@@ -32,7 +32,10 @@
 // straight under the camera, where heights show only in how large a top
 // face looks, is marked Card.UnderCamera, and those cells' heights are read
 // by two more height CNNs, fine-tuned for them, from face patches whose
-// samples are averaged over their squares (nadir.go). Each network reads
+// samples are averaged over their squares (nadir.go); where the top of a
+// stack there shows two or more pips and is not clear glass, the spacing
+// of its pips' centres, cast back onto one plane above the card, gives
+// its height more surely than the networks (pipscale.go). Each network reads
 // all the frame's cells (or stacks) before the next network's weights are
 // brought into the cache. Bench measures all of it against a corpus of
 // rendered frames with truth.
