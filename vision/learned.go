@@ -921,11 +921,6 @@ func (d *Detector) faceLevels(cam Camera, pose cardPose) {
 			if cr.dec.Occluded || h < 1 || cr.p[h] >= faceLevelUnsure {
 				continue
 			}
-			clear := false
-			if cnnP := d.readMaterial(cr.x[(h-1)*TopInputs:h*TopInputs], &q); cnnP != nil {
-				i, _ := argmax32(cnnP)
-				clear = i == glass
-			}
 			var v [MaxStack + 2]int
 			var val [MaxStack + 1]float32
 			for k := 1; k <= MaxStack; k++ {
@@ -945,7 +940,9 @@ func (d *Detector) faceLevels(cam Camera, pose cardPose) {
 				return best
 			}
 			best := pick(1)
-			if clear && best < h {
+			// Whether the top is clear glass matters only for a move down,
+			// so the material CNN reads it only then.
+			if best < h && d.clearTop(cr, h, &q, glass) {
 				above := v[best+1]
 				if above == 0 {
 					pv, _ := d.pipsAt(cam, pose, r, col, best+1)
@@ -960,6 +957,17 @@ func (d *Detector) faceLevels(cam Camera, pose cardPose) {
 			}
 		}
 	}
+}
+
+// clearTop says whether the material CNN reads the top of cell read cr,
+// h high, as clear glass (index glass of its classes); q is scratch.
+func (d *Detector) clearTop(cr *cellRead, h int, q *[TopClasses]float32, glass int) bool {
+	cnnP := d.readMaterial(cr.x[(h-1)*TopInputs:h*TopInputs], q)
+	if cnnP == nil {
+		return false
+	}
+	i, _ := argmax32(cnnP)
+	return i == glass
 }
 
 // cellRead is one cell's height reading, kept while the card's clashes
