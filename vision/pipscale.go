@@ -15,10 +15,10 @@ import (
 // The pips measure it better. Each is a small blob of high contrast whose
 // centre can be found to a tenth of a pixel; the pattern's spacing, in
 // millimetres on the table, is fixed by the die (PipSpacing). Every pip
-// centre is cast back onto one horizontal plane through the camera centre,
-// which scales the distances between points of one height by (camera
-// height − plane) / (camera height − that height), exactly, wherever they
-// lie. So a similarity fitted from the pattern's layout to the centres
+// centre is cast back along its ray from the camera onto one horizontal
+// plane, which scales the distances between points of one height by
+// (camera height − plane) / (camera height − that height), exactly,
+// wherever they lie. So a similarity fitted from the pattern's layout to the centres
 // gives the top's height in millimetres, and the stack's in dice, with no
 // network, from the top face's own pixels.
 //
@@ -30,7 +30,9 @@ import (
 
 // PipSpacing is the distance from a die face's centre to its corner pips
 // along each edge, as a share of the die's edge: the renderer's dice
-// (vision/synth) and common 16 mm dice place them at 0.27.
+// (vision/synth) place them at 0.27. Dice of another layout would need
+// their own (measured once, like the card model), or the heights this
+// gives are off by the same share.
 const PipSpacing = 0.27
 
 // pipScaleRef is the height of the plane the pip centres are cast onto, in
