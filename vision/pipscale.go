@@ -109,10 +109,14 @@ func (d *Detector) pipScaleHeight(cam Camera, p cardPose, row, col, h, pips int)
 	layout := pipLayout[pips-1]
 	// The layouts of 2, 3 and 6 differ from themselves turned a quarter:
 	// the die's turn is the one whose places show more contrast where the
-	// pips are looked for first.
+	// pips are looked for first. Those of 4 and 5 turned are themselves.
+	turns := 2
+	if pips == 4 || pips == 5 {
+		turns = 1
+	}
 	var spots [2][6]pipSpot
 	turn, bestStart := -1, 0.0
-	for t := 0; t < 2; t++ {
+	for t := 0; t < turns; t++ {
 		start, found := 0.0, true
 		for i, o := range layout {
 			a, b := o[0], o[1]
@@ -140,8 +144,8 @@ func (d *Detector) pipScaleHeight(cam Camera, p cardPose, row, col, h, pips int)
 	zRef := m.CardThickness + pipScaleRef*m.Die
 	var pts [6][2]float64
 	var mean [3]float64
-	for i, sp := range spots[turn][:len(layout)] {
-		wp, ok := cam.OnPlane(sp.x, sp.y, zRef)
+	for i, spot := range spots[turn][:len(layout)] {
+		wp, ok := cam.OnPlane(spot.x, spot.y, zRef)
 		if !ok {
 			return pm, false
 		}
@@ -151,11 +155,11 @@ func (d *Detector) pipScaleHeight(cam Camera, p cardPose, row, col, h, pips int)
 		}
 		pts[i] = [2]float64{u, v}
 		for k := range mean {
-			mean[k] += sp.colour[k] / float64(len(layout))
+			mean[k] += spot.colour[k] / float64(len(layout))
 		}
 	}
-	for _, sp := range spots[turn][:len(layout)] {
-		pm.spread = max(pm.spread, math.Sqrt(sq(sp.colour[0]-mean[0])+sq(sp.colour[1]-mean[1])+sq(sp.colour[2]-mean[2])))
+	for _, spot := range spots[turn][:len(layout)] {
+		pm.spread = max(pm.spread, math.Sqrt(sq(spot.colour[0]-mean[0])+sq(spot.colour[1]-mean[1])+sq(spot.colour[2]-mean[2])))
 	}
 	s, resid, ok := fitSpacing(layout, pts[:len(layout)], turn == 1)
 	if !ok || s <= 0 {
