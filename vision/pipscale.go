@@ -119,10 +119,7 @@ func (d *Detector) pipScaleHeight(cam Camera, p cardPose, row, col, h, pips int)
 	for t := 0; t < turns; t++ {
 		start, found := 0.0, true
 		for i, o := range layout {
-			a, b := o[0], o[1]
-			if t == 1 {
-				a, b = -o[1], o[0]
-			}
+			a, b := layoutPlace(o, t == 1)
 			x, y, ok := cam.Project(p.at(cu+a*sp, cv+b*sp, z0))
 			if !ok {
 				return pm, false
@@ -175,6 +172,15 @@ func (d *Detector) pipScaleHeight(cam Camera, p cardPose, row, col, h, pips int)
 
 func sq(x float64) float64 { return x * x }
 
+// layoutPlace is a pip layout's place o (in pip spacings from the face's
+// centre), turned a quarter if turned.
+func layoutPlace(o [2]float64, turned bool) (float64, float64) {
+	if turned {
+		return -o[1], o[0]
+	}
+	return o[0], o[1]
+}
+
 // fitSpacing fits pts = c + s·R(θ)·layout (layout turned a quarter first
 // if turned) by least squares and returns s — the pip spacing as pts show
 // it — and the mean distance of pts from the fit.
@@ -183,12 +189,7 @@ func fitSpacing(layout [][2]float64, pts [][2]float64, turned bool) (s, resid fl
 	if len(layout) < 2 || len(pts) != len(layout) {
 		return 0, 0, false
 	}
-	lay := func(i int) (float64, float64) {
-		if turned {
-			return -layout[i][1], layout[i][0]
-		}
-		return layout[i][0], layout[i][1]
-	}
+	lay := func(i int) (float64, float64) { return layoutPlace(layout[i], turned) }
 	var mx, my, qx, qy float64
 	for i := range layout {
 		a, b := lay(i)
@@ -208,8 +209,9 @@ func fitSpacing(layout [][2]float64, pts [][2]float64, turned bool) (s, resid fl
 	if mm == 0 {
 		return 0, 0, false
 	}
-	s = math.Hypot(sa, sb) / mm
-	c, sn := sa/math.Hypot(sa, sb), sb/math.Hypot(sa, sb)
+	norm := math.Hypot(sa, sb)
+	s = norm / mm
+	c, sn := sa/norm, sb/norm
 	for i := range layout {
 		a, b := lay(i)
 		ax, ay := a-mx, b-my

@@ -52,10 +52,11 @@ var pipPlaces = [6][]uint16{
 	{1<<0 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<8, 1<<0 | 1<<1 | 1<<2 | 1<<6 | 1<<7 | 1<<8},
 }
 
-// pipGrid is the spacing of the pip places in die edges, and pipDisc and
-// pipRing the radii (die edges) sampled inside a pip's disc and in the
-// ring around it, with the number of samples on each circle.
-const pipGrid = 0.27
+// pipGrid is the spacing of the pip places in die edges (the die's
+// PipSpacing), and pipDisc and pipRing the radii (die edges) sampled
+// inside a pip's disc and in the ring around it, with the number of
+// samples on each circle.
+const pipGrid = PipSpacing
 
 var (
 	pipDisc = []sampleCircle{{0, 1}, {0.04, 6}, {0.07, 8}}
