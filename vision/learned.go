@@ -48,7 +48,7 @@ const (
 	// MaxPipSide is the largest side a pip network may read.
 	MaxPipSide = 32
 	// MaxPipPlanes is the most planes a pip patch has (Options.PipPlanes).
-	MaxPipPlanes = 2
+	MaxPipPlanes = 3
 )
 
 // topMaterials is the order of the top network's material classes (class
@@ -185,7 +185,10 @@ func (d *Detector) levelSlide(cam Camera, p cardPose, cu, cv, z float64) (du, dv
 // variance: the first plane at the face's height, the second (if any) the
 // same square seenThrough of a die lower, where a clear glass top shows
 // the pips of its own bottom face and the die below's top (seen through
-// the glass they are aligned there, and the top's pips are not).
+// the glass they are aligned there, and the top's pips are not); the
+// third (if any) the top face again, as whiteness (HSV value less
+// saturation) rather than grey: white pips against a die's colour, or
+// against what a clear die shows of the dice and card under it.
 func (d *Detector) pipFeatures(cam Camera, p cardPose, row, col, h int, x []float32) {
 	d.turnedPipFeatures(cam, p, row, col, h, 0, x)
 }
@@ -200,16 +203,19 @@ func (d *Detector) turnedPipFeatures(cam Camera, p cardPose, row, col, h int, tu
 	m := d.opts.Model
 	n := d.pipSide * d.pipSide
 	z := m.CardThickness + float64(h)*m.Die
-	d.pipPlane(cam, p, row, col, z, turn, x[:n])
+	d.pipPlane(cam, p, row, col, z, turn, false, x[:n])
 	if d.pipPlanes > 1 {
-		d.pipPlane(cam, p, row, col, z-seenThrough*m.Die, turn, x[n:2*n])
+		d.pipPlane(cam, p, row, col, z-seenThrough*m.Die, turn, false, x[n:2*n])
+	}
+	if d.pipPlanes > 2 {
+		d.pipPlane(cam, p, row, col, z, turn, true, x[2*n:3*n])
 	}
 }
 
 // pipPlane fills x (d.pipSide²) with the die-sized square over cell (row,
-// col) at height z, turned by turn radians about the cell's centre, grey,
-// zero mean and unit variance.
-func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float64, x []float32) {
+// col) at height z, turned by turn radians about the cell's centre, grey
+// (or whiteness, if white), zero mean and unit variance.
+func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float64, white bool, x []float32) {
 	m := d.opts.Model
 	cu, cv := m.CellCenter(row, col)
 	side := d.pipSide
@@ -223,7 +229,11 @@ func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float6
 			u, v := cu+cs*du-sn*dv, cv+sn*du+cs*dv
 			var g float64
 			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
-				g = d.img.gray(px, py)
+				if white {
+					g = d.img.whiteAt(px, py)
+				} else {
+					g = d.img.gray(px, py)
+				}
 			}
 			x[k] = float32(g)
 			k++
@@ -327,14 +337,14 @@ func transformPlanes(p []float32, side, planes, k int) {
 }
 
 // PipShapeOf is the side and the number of planes of a pip patch of n
-// points: one square plane, or two (0, 0 if neither).
+// points: one square plane, or up to MaxPipPlanes of them (0, 0 if none
+// fits; no n is planes squares of two sides).
 func PipShapeOf(n int) (side, planes int) {
-	if s := PipSideOf(n); s > 0 {
-		return s, 1
-	}
-	if n%2 == 0 {
-		if s := PipSideOf(n / 2); s > 0 {
-			return s, 2
+	for k := 1; k <= MaxPipPlanes; k++ {
+		if n%k == 0 {
+			if s := PipSideOf(n / k); s > 0 {
+				return s, k
+			}
 		}
 	}
 	return 0, 0
@@ -1104,16 +1114,20 @@ type mlpPips struct {
 	s *mlp.Scratch
 }
 
-func (m mlpPips) read(x, out []float32) { m.n.Predict(x, m.s, out) }
+func (m mlpPips) read(x, out []float32) { m.n.Predict(x[:PipInputs], m.s, out) }
 
 // cnnPips is one pip CNN or an ensemble of them (the same input), whose
-// probabilities are averaged.
-type cnnPips struct{ ws []*cnn.Workspace }
+// probabilities are averaged. They read the first n values of a patch
+// (their planes of it: a patch may hold more planes than they read).
+type cnnPips struct {
+	ws []*cnn.Workspace
+	n  int
+}
 
 func (c cnnPips) read(x, out []float32) {
 	clear(out)
 	for _, ws := range c.ws {
-		if ws.Forward(x) != nil {
+		if ws.Forward(x[:c.n]) != nil {
 			continue // cannot happen: the input's length was checked at load
 		}
 		for k, v := range ws.Prob {
@@ -1157,6 +1171,7 @@ func (p pipNet) reader() (r pipReader, side, planes int, err error) {
 			}
 			c.ws = append(c.ws, n.NewWorkspace())
 		}
+		c.n = p.cnn[0].InputLen()
 		return c, p.cnn[0].Arch.Side, p.cnn[0].Arch.InC, nil
 	case p.mlp != nil:
 		if p.mlp.Inputs() != PipInputs || p.mlp.Outputs() != 6 {
@@ -1200,7 +1215,8 @@ func (d *Detector) useNadirPips(p pipNet) error {
 
 // specialistPips makes a reader of p, a pip network read for some stacks
 // beside or instead of the detector's pip networks (nil for a zero
-// pipNet), checking that it reads the patch they read.
+// pipNet), checking that it reads the patch they read, or its first
+// planes (a two-plane specialist beside three-plane pip networks).
 func (d *Detector) specialistPips(p pipNet, what string) (pipReader, error) {
 	if p.mlp == nil && len(p.cnn) == 0 {
 		return nil, nil
@@ -1209,7 +1225,7 @@ func (d *Detector) specialistPips(p pipNet, what string) (pipReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if side != d.pipSide || planes != d.pipPlanes {
+	if side != d.pipSide || planes > d.pipPlanes {
 		return nil, fmt.Errorf("vision: %s pip network reads %dx%dx%d patches, the pip networks %dx%dx%d", what, planes, side, side, d.pipPlanes, d.pipSide, d.pipSide)
 	}
 	return r, nil

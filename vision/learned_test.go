@@ -645,8 +645,31 @@ func TestTrainingPipPlanes(t *testing.T) {
 	x := make([]float32, 2*n)
 	two.pipFeatures(cam, p, 1, 1, 3, x)
 	want := make([]float32, n)
-	two.pipPlane(cam, p, 1, 1, m.CardThickness+(3-seenThrough)*m.Die, 0, want)
+	two.pipPlane(cam, p, 1, 1, m.CardThickness+(3-seenThrough)*m.Die, 0, false, want)
 	assert.Equal(t, want, x[n:])
+
+	// a third plane is the top face again, as whiteness: the first two
+	// planes as before, the third normalised and not the grey one
+	three := NewDetector(Options{Classical: true, PipPlanes: 3})
+	defer three.Close()
+	three.img = two.img
+	defer func() { three.img = frame{} }()
+	x3 := make([]float32, 3*n)
+	three.pipFeatures(cam, p, 1, 1, 3, x3)
+	assert.Equal(t, x, x3[:2*n])
+	assert.NotEqual(t, x3[:n], x3[2*n:])
+	var sum, sq float64
+	for _, v := range x3[2*n:] {
+		sum += float64(v)
+		sq += float64(v) * float64(v)
+	}
+	assert.InDelta(t, 0, sum/float64(n), 1e-3)
+	assert.LessOrEqual(t, sq/float64(n), 1+1e-3, "unit variance, or less where the patch is flat")
+	white := make([]float32, n)
+	three.pipPlane(cam, p, 1, 1, m.CardThickness+3*m.Die, 0, true, white)
+	assert.Equal(t, white, x3[2*n:])
+	g := three.img.white(100, 100)
+	assert.InDelta(t, float64(g), three.img.whiteAt(100, 100), 1e-9, "whiteAt at a pixel is its whiteness")
 }
 
 // AugmentPips turns both planes of a two-plane patch alike, and knows the
@@ -657,6 +680,10 @@ func TestAugmentPipsPlanes(t *testing.T) {
 	side, planes = PipShapeOf(32 * 32)
 	assert.Equal(t, [2]int{32, 1}, [2]int{side, planes})
 	side, planes = PipShapeOf(3 * 16 * 16)
+	assert.Equal(t, [2]int{16, 3}, [2]int{side, planes})
+	side, planes = PipShapeOf(4 * 16 * 16)
+	assert.Equal(t, [2]int{32, 1}, [2]int{side, planes}, "four planes of 16 are one of 32")
+	side, planes = PipShapeOf(5 * 16 * 16)
 	assert.Equal(t, [2]int{0, 0}, [2]int{side, planes})
 	const s = 8
 	x := make([]float32, 2*s*s)

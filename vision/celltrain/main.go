@@ -59,7 +59,7 @@ func run(args []string) error {
 	pipCNNHidden := fl.Int("pip-cnn-hidden", 64, "hidden units of the pip CNN's dense layer")
 	pipCNNMembers := fl.Int("pip-cnn-members", 1, "pip CNNs to train (seeds differ), written together in the pip file; the detector averages them")
 	pipSide := fl.Int("pip-side", vision.PipSide, fmt.Sprintf("side of the square grey patch the pip network reads (4-%d; an MLP reads %d); when the pip network is read, not trained, its own side unless given", vision.MaxPipSide, vision.PipSide))
-	pipPlanes := fl.Int("pip-planes", 1, "planes of the pip CNN's patch: 1, the top face; 2, also the same square 2/3 of a die lower, where a clear glass top shows its own bottom face's pips; when the pip network is read, not trained, its own")
+	pipPlanes := fl.Int("pip-planes", 1, "planes of the pip CNN's patch: 1, the top face; 2, also the same square 2/3 of a die lower, where a clear glass top shows its own bottom face's pips; 3, also the top face as whiteness (HSV value less saturation); when the pip network is read, not trained, its own; a -pip-from network of fewer planes is widened (zero weights for the added planes)")
 	only := fl.String("train", "top,pips,height", "which networks to train, comma separated (top, pips, height, height-cnn, material-cnn); the others are read from their -out-* files, to measure with")
 	outHeightCNN := fl.String("out-height-cnn", "vision/model/height.cnn", "height CNN file to write with -train height-cnn (read, if it exists, otherwise)")
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
@@ -346,6 +346,15 @@ func run(args []string) error {
 			from, err := readFrom("-pip-from", *pipFrom, *pipCNNMembers, 0)
 			if err != nil {
 				return err
+			}
+			for k, f := range from {
+				// a network of fewer planes starts from what it read,
+				// blind to the added planes until it learns them
+				if f.Arch.InC < *pipPlanes {
+					if from[k], err = cnn.Widen(f, *pipPlanes); err != nil {
+						return fmt.Errorf("-pip-from %s: %w", *pipFrom, err)
+					}
+				}
 			}
 			pipCNNs = make([]*cnn.Net, *pipCNNMembers)
 			for k := range pipCNNs {

@@ -410,3 +410,31 @@ func sameArch(a, b Arch) bool {
 	}
 	return true
 }
+
+// Widen returns a copy of n that reads inC input channels (at least n's):
+// the first conv block's weights for the added channels are zero, so the
+// copy reads every input exactly as n reads its first n.Arch.InC channels,
+// whatever the added ones hold, until it is trained further (fine-tuning
+// a network to use a new input plane from where it stands).
+func Widen(n *Net, inC int) (*Net, error) {
+	if inC < n.Arch.InC {
+		return nil, fmt.Errorf("cnn: widen a %d-channel network to %d channels: fewer", n.Arch.InC, inC)
+	}
+	a := n.Arch
+	a.InC = inC
+	a.Convs = append([]int(nil), n.Arch.Convs...)
+	out, err := New(a, nil)
+	if err != nil {
+		return nil, err
+	}
+	pn, po := n.params(), out.params()
+	first := n.convs[0]
+	for k := 0; k < first.out; k++ {
+		copy(po[0][k*inC*9:], first.w[k*first.in*9:(k+1)*first.in*9])
+	}
+	for i := 1; i < len(po); i++ {
+		copy(po[i], pn[i])
+	}
+	out.hidden.wt, out.hidden.wtRows = denseWT(out.hidden.w, out.hidden.in, out.hidden.out)
+	return out, nil
+}

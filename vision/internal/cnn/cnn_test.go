@@ -616,3 +616,55 @@ func TestShiftPlanes(t *testing.T) {
 		}
 	}
 }
+
+// TestWiden checks that a widened network reads its first channels as the
+// original does, whatever its added channel holds, that it survives a
+// round trip through its file, and that it cannot be narrowed.
+func TestWiden(t *testing.T) {
+	n := smallNet(t)
+	w, err := Widen(n, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Arch.InC != 3 || w.InputLen() != 3*8*8 {
+		t.Fatalf("widened arch %+v", w.Arch)
+	}
+	b, err := w.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := make([]float32, n.InputLen())
+	x3 := make([]float32, w.InputLen())
+	wsN, wsW, wsB := n.NewWorkspace(), w.NewWorkspace(), back.NewWorkspace()
+	for trial := 0; trial < 5; trial++ {
+		for i := range x3 {
+			x3[i] = float32(rng.NormFloat64())
+		}
+		copy(x, x3[:len(x)])
+		for _, ws := range []*Workspace{wsN, wsW, wsB} {
+			in := x3
+			if ws == wsN {
+				in = x
+			}
+			if err := ws.Forward(in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k := range wsN.Prob {
+			if d := math.Abs(float64(wsN.Prob[k] - wsW.Prob[k])); d > 1e-5 {
+				t.Fatalf("trial %d class %d: widened %v, original %v", trial, k, wsW.Prob[k], wsN.Prob[k])
+			}
+			if wsB.Prob[k] != wsW.Prob[k] {
+				t.Fatalf("trial %d class %d: read back %v, widened %v", trial, k, wsB.Prob[k], wsW.Prob[k])
+			}
+		}
+	}
+	if _, err := Widen(n, 1); err == nil {
+		t.Fatal("narrowing to 1 channel was not refused")
+	}
+}
