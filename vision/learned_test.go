@@ -115,7 +115,7 @@ func pipNetFor(t *testing.T, a cnn.Arch, rng *rand.Rand) pipNet {
 func TestPipNetworkShapes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []cnn.Arch{
-		{InC: 3, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 6},
+		{InC: MaxPipPlanes + 1, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 6},
 		{InC: 1, Side: MaxPipSide * 2, Convs: []int{4}, Hidden: 4, Classes: 6},
 		{InC: 1, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 5},
 	} {
@@ -132,6 +132,10 @@ func TestPipNetworkShapes(t *testing.T) {
 		sum += v
 	}
 	assert.InDelta(t, 1, sum, 1e-5, "the CNN's probabilities")
+	// every plane count up to MaxPipPlanes is taken, and said
+	_, side, planes, err := pipNetFor(t, cnn.Arch{InC: MaxPipPlanes, Side: PipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng).reader()
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{PipSide, MaxPipPlanes}, [2]int{side, planes})
 	small, _ := mlp.New([]int{PipInputs, 4, 5}, 1)
 	b, _ := small.MarshalBinary()
 	p, err := decodePipNet(b)
