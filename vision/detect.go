@@ -134,6 +134,9 @@ type Cell struct {
 	// than a hand over it.
 	Occluded   bool
 	BehindDice bool
+	// HeightConf is the height networks' belief in the height they read
+	// (0..1). Where the pips' spacing chose another height (a card under
+	// the camera, pipscale.go) it is still the networks' belief in theirs.
 	HeightConf float64
 }
 
