@@ -113,19 +113,6 @@ func (f *frame) whiteSlow(x, y int) int {
 	return v - s
 }
 
-// whiteAt is the whiteness (white) at a point, bilinear between pixels;
-// 0 outside the frame.
-func (f *frame) whiteAt(x, y float64) float64 {
-	if x < 0 || y < 0 || x > float64(f.w-1) || y > float64(f.h-1) {
-		return 0
-	}
-	x0, y0 := int(x), int(y)
-	x1, y1 := min(x0+1, f.w-1), min(y0+1, f.h-1)
-	fx, fy := x-float64(x0), y-float64(y0)
-	w := func(xx, yy int) float64 { return float64(f.white(xx, yy)) }
-	return (1-fy)*((1-fx)*w(x0, y0)+fx*w(x1, y0)) + fy*((1-fx)*w(x0, y1)+fx*w(x1, y1))
-}
-
 // gray is the brightness at a point, bilinear between pixels.
 func (f *frame) gray(x, y float64) float64 {
 	if x < 0 || y < 0 || x > float64(f.w-1) || y > float64(f.h-1) {

@@ -230,7 +230,9 @@ func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float6
 			var g float64
 			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
 				if white {
-					g = d.img.whiteAt(px, py)
+					if g = d.img.whitenessAt(px, py); math.IsNaN(g) {
+						g = 0 // outside the frame, as gray gives
+					}
 				} else {
 					g = d.img.gray(px, py)
 				}

@@ -673,7 +673,7 @@ func TestTrainingPipPlanes(t *testing.T) {
 	three.pipPlane(cam, p, 1, 1, m.CardThickness+3*m.Die, 0, true, white)
 	assert.Equal(t, white, x3[2*n:])
 	g := three.img.white(100, 100)
-	assert.InDelta(t, float64(g), three.img.whiteAt(100, 100), 1e-9, "whiteAt at a pixel is its whiteness")
+	assert.InDelta(t, float64(g), three.img.whitenessAt(100, 100), 1e-9, "whitenessAt at a pixel is its whiteness")
 }
 
 // AugmentPips turns both planes of a two-plane patch alike, and knows the
