@@ -74,7 +74,7 @@ func parseConvs(s string) ([]int, error) {
 // the first epoch then a cosine decay. prep turns a sample's stored inputs
 // into the network's input tensor (dst), augmenting them at random.
 func trainCNN(name string, samples []mlp.Sample, arch cnn.Arch, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {
-	return trainCNNFrom(name, samples, arch, nil, prep, epochs, lr, seed, start)
+	return trainCNNFrom(name, samples, arch, nil, prep, epochs, lr, seed, 0, start)
 }
 
 // readFrom reads the networks a -pip-from or -height-from file (flag)
@@ -114,8 +114,9 @@ func readFrom(flag, path string, members, side int) ([]*cnn.Net, error) {
 }
 
 // trainCNNFrom trains a CNN of arch from random weights, or, with from,
-// from a copy of that network's weights (from must be of arch).
-func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Net, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, start time.Time) (*cnn.Net, error) {
+// from a copy of that network's weights (from must be of arch), dropping
+// each hidden unit with probability dropout while it learns (0: none).
+func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Net, prep func(dst, x []float32, rng *rand.Rand), epochs int, lr float64, seed uint64, dropout float64, start time.Time) (*cnn.Net, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x91b5))
 	net, err := cnn.New(arch, rng)
 	if err != nil {
@@ -135,6 +136,7 @@ func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Ne
 	}
 	ws := net.NewWorkspace()
 	ws.Smooth = 0.05
+	ws.SetDropout(dropout, rng)
 	gr := net.NewGrads()
 	opt := net.NewAdam(lr)
 	opt.WeightDecay = 1e-4
@@ -175,6 +177,53 @@ func trainCNNFrom(name string, samples []mlp.Sample, arch cnn.Arch, from *cnn.Ne
 func prepPips(dst, x []float32, rng *rand.Rand) {
 	copy(dst, x)
 	vision.AugmentPips(dst, rng)
+}
+
+// pipPrep augments a pip patch as prepPips does, then (shift > 0) moves
+// every plane by one whole number of samples, up to shift either way
+// along each axis (the edge repeated), and (noise > 0) adds Gaussian noise
+// of that deviation to every value (the planes are zero mean, unit
+// variance): the patch's place and the sensor's noise varied a little
+// more than the renders show, against the pip CNNs learning their
+// training tops far better than they read others.
+func pipPrep(shift int, noise float64) func(dst, x []float32, rng *rand.Rand) {
+	if shift <= 0 && noise <= 0 {
+		return prepPips
+	}
+	var tmp []float32
+	return func(dst, x []float32, rng *rand.Rand) {
+		prepPips(dst, x, rng)
+		if shift > 0 {
+			side, planes := vision.PipShapeOf(len(dst))
+			dx, dy := rng.IntN(2*shift+1)-shift, rng.IntN(2*shift+1)-shift
+			if side > 0 && (dx != 0 || dy != 0) {
+				tmp = append(tmp[:0], dst...)
+				shiftPlanes(dst, tmp, side, planes, dx, dy)
+			}
+		}
+		if noise > 0 {
+			for i := range dst {
+				dst[i] += float32(noise * rng.NormFloat64())
+			}
+		}
+	}
+}
+
+// shiftPlanes writes into dst each side² plane of src moved by (dx, dy)
+// samples: dst's point (i, j) is src's (i-dy, j-dx), clamped to the
+// plane (its edge repeated).
+func shiftPlanes(dst, src []float32, side, planes, dx, dy int) {
+	n := side * side
+	for p := 0; p < planes; p++ {
+		s, d := src[p*n:(p+1)*n], dst[p*n:(p+1)*n]
+		for i := 0; i < side; i++ {
+			si := min(max(i-dy, 0), side-1)
+			for j := 0; j < side; j++ {
+				sj := min(max(j-dx, 0), side-1)
+				d[i*side+j] = s[si*side+sj]
+			}
+		}
+	}
 }
 
 // convertingPrep augments a copy of a sample's stored inputs (n long)

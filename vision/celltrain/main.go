@@ -78,6 +78,9 @@ func run(args []string) error {
 	parallel := fl.Int("jobs", runtime.NumCPU(), "networks to train at once")
 	jitter := fl.Int("pose-jitter", 0, "copies of each training cell to also read at a card pose jittered around the one found (up to 1.5 mm along each axis and 1 degree), so the networks learn cards found a little off; validation cells are read as found only, and the training cells are measured as found")
 	pipTurn := fl.Float64("pip-turn", 0, "turn each training pip patch about its cell's centre by up to this many degrees either way, so the pip network learns dice left turned on their cells (0: as found; validation patches never)")
+	pipShift := fl.Int("pip-shift", 0, "move each training pip patch by a whole number of samples, up to this many either way along each axis, at random each time it is learned from (0: as sampled; validation patches never)")
+	pipNoise := fl.Float64("pip-noise", 0, "add Gaussian noise of this deviation (the patch is zero mean, unit variance) to each training pip patch each time it is learned from (0: none)")
+	pipDropout := fl.Float64("pip-dropout", 0, "drop each hidden unit of the pip CNNs with this probability while they learn (0: none)")
 	faceSuper := fl.Int("face-super", 1, fmt.Sprintf("average each face patch sample over this many points squared (1: its centre, as the detector reads faces; %d: as it reads them for height_nadir.cnn)", vision.NadirFaceSuper))
 	maxSlide := fl.Float64("max-slide", 0, fmt.Sprintf("learn and measure only the cells whose top face slides less than this many face sizes per die (0: all; the detector reads height_nadir.cnn where it slides less than %.3f)", vision.NadirSlide))
 	nadirSide := fl.Int("nadir-side", 0, fmt.Sprintf("train (or measure) the height CNNs as nadir height CNNs of a finer face patch: each level's face sampled this many points square (even, %d-%d) as the detector reads them for a height_nadir.cnn of that side; needs -max-slide (0: the level inputs' %dx%d faces)", vision.MinNadirSide, vision.MaxNadirSide, vision.FaceSide, vision.FaceSide))
@@ -87,6 +90,15 @@ func run(args []string) error {
 	}
 	if *pipSide < 4 || *pipSide > vision.MaxPipSide {
 		return fmt.Errorf("-pip-side %d: want 4..%d", *pipSide, vision.MaxPipSide)
+	}
+	if *pipShift < 0 || *pipShift > 4 {
+		return fmt.Errorf("-pip-shift %d: want 0..4", *pipShift)
+	}
+	if !(*pipNoise >= 0 && *pipNoise <= 2) {
+		return fmt.Errorf("-pip-noise %v: want 0..2", *pipNoise)
+	}
+	if !(*pipDropout >= 0 && *pipDropout < 1) {
+		return fmt.Errorf("-pip-dropout %v: want 0 up to 1", *pipDropout)
 	}
 	if *faceSuper < 1 || *faceSuper > 8 {
 		return fmt.Errorf("-face-super %d: want 1..8", *faceSuper)
@@ -365,7 +377,7 @@ func run(args []string) error {
 					if from != nil {
 						f = from[k]
 					}
-					n, err := trainCNNFrom(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, f, prepPips, *epochs, *lr, *seed+1+100*uint64(k), start)
+					n, err := trainCNNFrom(fmt.Sprintf("pip cnn %d", k+1), pipS, cnn.Arch{InC: *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *pipCNNHidden, Classes: 6}, f, pipPrep(*pipShift, *pipNoise), *epochs, *lr, *seed+1+100*uint64(k), *pipDropout, start)
 					pipCNNs[k] = n
 					return n, err
 				}})
@@ -449,7 +461,7 @@ func run(args []string) error {
 				if from != nil {
 					f = from[k]
 				}
-				n, err := trainCNNFrom(fmt.Sprintf("height cnn %d", k+1), cellS, arch, f, prep, *epochs, *lr, *seed+3+100*uint64(k), start)
+				n, err := trainCNNFrom(fmt.Sprintf("height cnn %d", k+1), cellS, arch, f, prep, *epochs, *lr, *seed+3+100*uint64(k), 0, start)
 				heightCNNs[k] = n
 				return n, err
 			}})
@@ -476,7 +488,7 @@ func run(args []string) error {
 			if from != nil {
 				f = from[0]
 			}
-			n, err := trainCNNFrom("material cnn", matS, arch, f, materialCNNPrep(), *epochs, *lr, *seed+4, start)
+			n, err := trainCNNFrom("material cnn", matS, arch, f, materialCNNPrep(), *epochs, *lr, *seed+4, 0, start)
 			materialCNN = n
 			return n, err
 		}})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -106,7 +107,7 @@ func TestTrainCNNFrom(t *testing.T) {
 	require.NoError(t, err)
 	want, err := from.MarshalBinary()
 	require.NoError(t, err)
-	got, err := trainCNNFrom("t", nil, arch, from, prepPips, 0, 1e-3, 9, time.Now())
+	got, err := trainCNNFrom("t", nil, arch, from, prepPips, 0, 1e-3, 9, 0, time.Now())
 	require.NoError(t, err)
 	b, err := got.MarshalBinary()
 	require.NoError(t, err)
@@ -118,7 +119,7 @@ func TestTrainCNNFrom(t *testing.T) {
 	assert.NotEqual(t, want, fb, "without it: random weights of its own seed")
 	other := arch
 	other.Hidden = 16
-	_, err = trainCNNFrom("t", nil, other, from, prepPips, 0, 1e-3, 9, time.Now())
+	_, err = trainCNNFrom("t", nil, other, from, prepPips, 0, 1e-3, 9, 0, time.Now())
 	assert.ErrorContains(t, err, "start from")
 }
 
@@ -231,4 +232,65 @@ func TestStartFromMixedSides(t *testing.T) {
 	assert.Equal(t, want, got, "the side-16 one")
 	assert.ErrorContains(t, train(16, 2, out), "holds 1 networks, 2 are to be trained")
 	assert.ErrorContains(t, train(20, 1, out), "holds no network of side 20")
+}
+
+// shiftPlanes moves every plane alike, repeating the edge; pipPrep with
+// no shift and no noise is prepPips, and with them changes a patch by at
+// most a shift and the noise asked for.
+func TestPipPrepShiftAndNoise(t *testing.T) {
+	const side = 4
+	src := make([]float32, 2*side*side)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	dst := make([]float32, len(src))
+	shiftPlanes(dst, src, side, 2, 1, 0) // one sample right
+	for p := 0; p < 2; p++ {
+		for i := 0; i < side; i++ {
+			row := dst[p*16+i*side : p*16+(i+1)*side]
+			want := []float32{src[p*16+i*side], src[p*16+i*side], src[p*16+i*side+1], src[p*16+i*side+2]}
+			assert.Equal(t, want, row, "plane %d row %d", p, i)
+		}
+	}
+	shiftPlanes(dst, src, side, 2, 0, -1) // one sample up
+	assert.Equal(t, src[side:2*side], dst[:side], "the first row is the second")
+	assert.Equal(t, src[3*side:4*side], dst[3*side:4*side], "the last row repeated")
+
+	// a 32x32 patch: shifted copies keep the values, noise moves them
+	x := make([]float32, 32*32)
+	for i := range x {
+		x[i] = float32(i % 7)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	out := make([]float32, len(x))
+	prep := pipPrep(2, 0)
+	moved := false
+	for range 20 {
+		prep(out, x, rng)
+		var s, s0 float64
+		for i := range out {
+			s += float64(out[i])
+			s0 += float64(x[i])
+			if out[i] < 0 || out[i] > 6 || out[i] != float32(int(out[i])) {
+				t.Fatalf("shift made value %v, not one of the patch's", out[i])
+			}
+		}
+		if s != s0 {
+			moved = true
+		}
+	}
+	assert.True(t, moved, "some shift moves the patch off its sum")
+	// a flat patch: no symmetry or shift changes it, the noise does
+	flat := make([]float32, 32*32)
+	for i := range flat {
+		flat[i] = 1
+	}
+	pipPrep(1, 0)(out, flat, rng)
+	assert.Equal(t, flat, out, "a shift leaves a flat patch flat")
+	pipPrep(0, 0.1)(out, flat, rng)
+	var d2 float64
+	for i := range out {
+		d2 += float64(out[i]-1) * float64(out[i]-1)
+	}
+	assert.InDelta(t, 0.1, math.Sqrt(d2/float64(len(out))), 0.01, "noise of deviation 0.1")
 }
