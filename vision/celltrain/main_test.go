@@ -55,6 +55,9 @@ func TestBadFlags(t *testing.T) {
 	assert.ErrorContains(t, run([]string{"-data", "x", "-face-super", "0"}), "-face-super 0")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "-0.1"}), "-max-slide -0.1")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-max-slide", "NaN"}), "-max-slide NaN")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-pip-shift", "5"}), "-pip-shift 5")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-pip-noise", "NaN"}), "-pip-noise NaN")
+	assert.ErrorContains(t, run([]string{"-data", "x", "-pip-dropout", "1"}), "-pip-dropout 1")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-nadir-side", "24"}), "give -max-slide")
 	assert.ErrorContains(t, run([]string{"-data", "x", "-nadir-side", "23", "-max-slide", "0.3"}), "-nadir-side 23")
 	for _, dir := range []string{"../testdata/synth/stills", "../testdata/synth-mistakes"} {
