@@ -54,6 +54,15 @@ func CheckPovray(bin string) error {
 	return nil
 }
 
+// povrayStartupTimeout is what POV-Ray 3.7 prints when its render threads
+// do not start in time, as on a machine loaded with other work (seen
+// here with two renders and a test run on two cores); the same command
+// run again renders the scene. Render tries a scene up to povrayTries
+// times when this is why it failed, and fails at once for anything else.
+const povrayStartupTimeout = "Timed out waiting for worker thread startup"
+
+const povrayTries = 3
+
 // Render ray-traces sc and returns the camera-simulated image (noise, blur;
 // JPEG compression is applied by the writer). The POV-Ray child is killed
 // when ctx ends.
@@ -110,15 +119,23 @@ func Render(ctx context.Context, sc *Scene, opt RenderOptions) (image.Image, err
 	} else {
 		args = append(args, "-A")
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "HOME="+work) // no user povray.conf warnings
-	cmd.WaitDelay = 2 * time.Second
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	for try := 1; ; try++ {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "HOME="+work) // no user povray.conf warnings
+		cmd.WaitDelay = 2 * time.Second
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if err == nil {
+			break
+		}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("synth: render cancelled: %w", ctx.Err())
+		}
+		if try < povrayTries && strings.Contains(stderr.String(), povrayStartupTimeout) {
+			continue // the same scene renders to the same image: try again
 		}
 		return nil, fmt.Errorf("synth: povray failed: %w: %s", err, lastLines(stderr.String(), 8))
 	}

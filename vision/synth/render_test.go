@@ -2,9 +2,13 @@ package synth
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -217,4 +221,58 @@ func TestPostProcessKeepsSizeAndIsSeeded(t *testing.T) {
 	b := PostProcess(src, Post{NoiseSigma: 2, BlurSigma: 0.8}, 1)
 	assert.Equal(t, src.Bounds(), a.Bounds())
 	assert.Equal(t, a.Pix, b.Pix)
+}
+
+// standInPovray writes a script that stands in for povray: it fails with
+// message the first fails times it runs, then writes a 4x3 PNG as
+// POV-Ray's raw.png. It returns the script and the file counting its runs.
+func standInPovray(t *testing.T, fails int, message string) (bin, count string) {
+	t.Helper()
+	dir := t.TempDir()
+	img := image.NewRGBA(image.Rect(0, 0, 4, 3))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	png := filepath.Join(dir, "out.png")
+	require.NoError(t, writePNG(png, img))
+	count = filepath.Join(dir, "runs")
+	bin = filepath.Join(dir, "povray")
+	script := fmt.Sprintf(`#!/bin/sh
+n=$(cat %[1]q 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[1]q
+if [ $n -le %[2]d ]; then echo %[3]q >&2; exit 1; fi
+cp %[4]q raw.png
+`, count, fails, message, png)
+	require.NoError(t, os.WriteFile(bin, []byte(script), 0o755))
+	return bin, count
+}
+
+func runsOf(t *testing.T, count string) string {
+	t.Helper()
+	b, err := os.ReadFile(count)
+	require.NoError(t, err)
+	return strings.TrimSpace(string(b))
+}
+
+// POV-Ray's threads timing out at startup (a loaded machine) is tried
+// again, up to povrayTries runs in all; any other failure is reported at
+// once, with what POV-Ray said.
+func TestRenderRetriesThreadStartupTimeout(t *testing.T) {
+	sc := cleanScene(t, 3)
+	bin, count := standInPovray(t, povrayTries-1, povrayStartupTimeout)
+	img, err := Render(context.Background(), sc, RenderOptions{Povray: bin, Raw: true})
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 4, 3), img.Bounds())
+	assert.Equal(t, fmt.Sprint(povrayTries), runsOf(t, count), "failed twice, rendered the third time")
+
+	bin, count = standInPovray(t, povrayTries, povrayStartupTimeout)
+	_, err = Render(context.Background(), sc, RenderOptions{Povray: bin, Raw: true})
+	require.Error(t, err)
+	assert.ErrorContains(t, err, povrayStartupTimeout)
+	assert.Equal(t, fmt.Sprint(povrayTries), runsOf(t, count), "gives up after povrayTries runs")
+
+	bin, count = standInPovray(t, 1, "Parse Error: No matching } in object")
+	_, err = Render(context.Background(), sc, RenderOptions{Povray: bin, Raw: true})
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "Parse Error")
+	assert.Equal(t, "1", runsOf(t, count), "another failure is not tried again")
 }
