@@ -246,6 +246,7 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Uint64("seed", 1, "corpus seed")
 	out := fs.String("out", "vision/testdata/synth", "corpus directory")
 	stills := fs.Int("stills", 300, "number of stills")
+	width := fs.Int("width", 0, "render every still this wide, at 16:9 (a multiple of 16, 640-3840): the same scenes seen by a camera of that resolution (0: one still in ten 1920x1080, the rest 1280x720)")
 	seqs := fs.String("sequences", "1,2,3,4", "round sequences: players per sequence, comma separated (\"\" for none)")
 	truthOnly := fs.Bool("truth-only", false, "rewrite the truth files and manifest without rendering")
 	only := fs.String("only", "", "render only this part: stills or sequences (default: all)")
@@ -257,6 +258,9 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *stills < 0 || *stills > 100000 {
 		return fmt.Errorf("--stills %d out of range", *stills)
+	}
+	if w := *width; w != 0 && (w < 640 || w > 3840 || w%16 != 0) {
+		return fmt.Errorf("--width %d: want 0 or a multiple of 16 from 640 to 3840", w)
 	}
 	switch *only {
 	case "":
@@ -289,6 +293,7 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	man, err := synth.RenderCorpus(ctx, synth.CorpusOptions{
 		Dir: *out, Seed: *seed, Stills: *stills, Players: players,
 		Options: opt, Render: ropt, TruthOnly: *truthOnly, Only: *only, Progress: stderr,
+		Width: *width,
 	})
 	if err != nil {
 		return err

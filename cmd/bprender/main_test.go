@@ -38,6 +38,7 @@ func TestBadInputGetsAClearError(t *testing.T) {
 		{"bad max yaw", []string{"--out", dir, "--max-yaw", "60"}, "--max-yaw"},
 		{"zero max yaw", []string{"corpus", "--out", dir, "--max-yaw", "0"}, "--max-yaw"},
 		{"corpus bad sequences", []string{"corpus", "--out", dir, "--sequences", "1,9"}, "--sequences"},
+		{"corpus bad width", []string{"corpus", "--out", dir, "--width", "1000"}, "--width 1000"},
 		{"corpus bad part", []string{"corpus", "--out", dir, "--only", "frames"}, "--only"},
 		{"contact sheet no images", []string{"contact-sheet", "--in", dir}, "no images"},
 		{"overlay without truth", []string{"overlay", "--out", dir}, "--truth"},

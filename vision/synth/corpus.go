@@ -31,6 +31,10 @@ type CorpusOptions struct {
 	Only string
 	// Progress receives the progress bar (nil: none).
 	Progress io.Writer
+	// Width, if not 0, renders every still this wide (1280 or 1920, at
+	// 16:9) instead of one in ten at 1920 and the rest at 1280: the same
+	// scenes, seen by a camera of another resolution.
+	Width int
 }
 
 // CorpusItem is one image of the corpus.
@@ -85,6 +89,9 @@ type ManifestCounts struct {
 // CorpusItems lists the corpus deterministically from its seed: the same
 // options give the same scenes on every machine.
 func CorpusItems(co CorpusOptions) ([]CorpusItem, error) {
+	if w := co.Width; w != 0 && (w < 640 || w > 3840 || w%16 != 0) {
+		return nil, fmt.Errorf("synth: corpus width %d: want 0 or a multiple of 16 from 640 to 3840", w)
+	}
 	var items []CorpusItem
 	bal := NewBalance()
 	for i := 0; i < co.Stills; i++ {
@@ -95,6 +102,9 @@ func CorpusItems(co CorpusOptions) ([]CorpusItem, error) {
 			opt.Width, opt.Height = 1920, 1080
 		} else {
 			opt.Width, opt.Height = 1280, 720
+		}
+		if co.Width != 0 {
+			opt.Width, opt.Height = co.Width, co.Width*9/16
 		}
 		var sc *Scene
 		var err error

@@ -170,3 +170,48 @@ func TestCorpusTruthLandsOnTheImage(t *testing.T) {
 	require.Positive(t, diceN)
 	assert.Greater(t, float64(diceOK)/float64(diceN), 0.85)
 }
+
+// TestCorpusWidthKeepsTheScenes checks that a corpus rendered at one width
+// (CorpusOptions.Width) holds the same scenes as the corpus drawn as usual
+// (one still in ten at 1920x1080, the rest 1280x720), only seen by a
+// camera of that resolution: the same pose, field of view, cards, dice,
+// hands and lights, the focal length scaled with the width.
+func TestCorpusWidthKeepsTheScenes(t *testing.T) {
+	co := CorpusOptions{Seed: 7, Stills: 12, Options: stillOptions(t)}
+	plain, err := CorpusItems(co)
+	require.NoError(t, err)
+	co.Width = 1920
+	wide, err := CorpusItems(co)
+	require.NoError(t, err)
+	require.Len(t, wide, len(plain))
+	scaled := 0
+	for i := range plain {
+		a, b := plain[i].Scene, wide[i].Scene
+		assert.Equal(t, 1920, b.Cam.Width, plain[i].Name)
+		assert.Equal(t, 1080, b.Cam.Height, plain[i].Name)
+		if a.Cam.Width != b.Cam.Width {
+			scaled++
+		}
+		k := float64(b.Cam.Width) / float64(a.Cam.Width)
+		assert.InDelta(t, a.Cam.Fx*k, b.Cam.Fx, 1e-6*b.Cam.Fx, plain[i].Name)
+		assert.InDelta(t, 0, a.Cam.Center().Sub(b.Cam.Center()).Len(), 1e-9, plain[i].Name)
+		assert.InDelta(t, a.HFOV, b.HFOV, 1e-9, plain[i].Name)
+		assert.Equal(t, a.Cards, b.Cards, plain[i].Name)
+		assert.Equal(t, a.Hands, b.Hands, plain[i].Name)
+		require.Len(t, b.Lights, len(a.Lights), plain[i].Name)
+		for k, la := range a.Lights {
+			lb := b.Lights[k]
+			assert.InDelta(t, 0, la.Pos.Sub(lb.Pos).Len(), 1e-9, plain[i].Name) // placed from the camera
+			la.Pos = lb.Pos
+			assert.Equal(t, la, lb, plain[i].Name)
+		}
+		assert.Equal(t, a.Post, b.Post, plain[i].Name)
+	}
+	assert.Equal(t, 11, scaled, "every still but the one drawn at 1920 is seen by another camera")
+
+	for _, w := range []int{-16, 100, 1000, 4096} {
+		co.Width = w
+		_, err := CorpusItems(co)
+		assert.ErrorContains(t, err, fmt.Sprintf("corpus width %d", w))
+	}
+}
