@@ -845,18 +845,22 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 	if len(mm) < 4 || area < 0.35*m.CardWidth*m.CardHeight {
 		return cards, area, true
 	}
-	c, a, altA, altB, ok := fitCardRect(mm, m)
+	rr := minAreaRectMM(mm)
+	c, a, altA, altB, ok := fitCardRectFrom(rr, mm, m, false)
+	var pre *placing
 	if ok {
 		// An outline that fits a card either way round: the way that
 		// shows more of the card's printed lines where placeCard would
 		// put it, over no more of the bare table (fresh 2172 still_0023:
 		// a card whose far half a lamp washed white, its blue half 67 by
 		// 71 mm, placed a quarter turn off, 19 % of its lines and 68 %
-		// table, against 31 % and 61 % turned, where it lies).
-		if c2, a2, altA2, altB2, ok2 := fitCardRectTurned(mm, m, true); ok2 {
-			l1, t1 := d.placedLines(cam, c, a, altA, altB)
-			if l2, t2 := d.placedLines(cam, c2, a2, altA2, altB2); l2 > l1 && t2 <= t1 {
-				c, a, altA, altB = c2, a2, altA2, altB2
+		// table, against 31 % and 61 % turned, where it lies). Either
+		// placing is handed to placeCard, not made again.
+		if c2, a2, altA2, altB2, ok2 := fitCardRectFrom(rr, mm, m, true); ok2 {
+			p1 := d.place(cam, c, a, altA, altB)
+			pre = &p1
+			if p2 := d.place(cam, c2, a2, altA2, altB2); p2.shown > p1.shown && p2.table <= p1.table {
+				c, a, altA, altB, pre = c2, a2, altA2, altB2, &p2
 			}
 		}
 	}
@@ -866,7 +870,7 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 		}
 		return cards, area, false
 	}
-	return d.placeCard(cam, c, a, altA, altB, part, false, minGrid, found, cards), area, true
+	return d.placeCardFrom(cam, c, a, altA, altB, part, false, minGrid, found, cards, pre), area, true
 }
 
 // orientReach is how far orient lets the grid slide a card fitted with
@@ -882,16 +886,27 @@ func orientReach(altA, altB Vec3) (reachU, reachV float64) {
 	return reachU, reachV
 }
 
-// placedLines places the card fitted at centre c with long axis a (altA,
-// altB: see fitCardRect) as placeCard does, without its tests, and
-// returns the share of its printed lines shown there and of it over the
-// bare table (tableInside).
-func (d *Detector) placedLines(cam Camera, c, a, altA, altB Vec3) (shown, table float64) {
+// placing is a card fitted at an outline and placed as placeCard places
+// one, before its tests: orient's grid scores, the pose tryOtherSides
+// and refinePose leave, the share of its printed lines shown there and
+// of it over the bare table (tableInside).
+type placing struct {
+	pose               cardPose
+	grid, other, shown float64
+	table              float64
+}
+
+// place places the card fitted at centre c with long axis a (altA, altB:
+// see fitCardRect) as placeCard does, without its tests.
+func (d *Detector) place(cam Camera, c, a, altA, altB Vec3) placing {
+	var p placing
 	reachU, reachV := orientReach(altA, altB)
-	pose, _, _, fitV, fitU := d.orient(cam, c, a, reachU, reachV)
+	pose, grid, other, fitV, fitU := d.orient(cam, c, a, reachU, reachV)
 	pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
-	pose, shown = d.refinePose(cam, pose)
-	return shown, d.tableInside(cam, pose)
+	p.pose, p.shown = d.refinePose(cam, pose)
+	p.grid, p.other = grid, other
+	p.table = d.tableInside(cam, p.pose)
+	return p
 }
 
 // onCardPlane maps outline points of the half grid onto the cards' plane.
@@ -925,6 +940,12 @@ func (d *Detector) cardBySides(cam Camera, pts []image.Point, found, cards []Car
 // for looseGrid, or less for a line card whose lines show clearly, see
 // lineSureScore) and, with sides, sidesMinLines of its printed lines.
 func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card) []Card {
+	return d.placeCardFrom(cam, c, a, altA, altB, part, sides, minGrid, found, cards, nil)
+}
+
+// placeCardFrom is placeCard, with pre, if not nil, the card's placing
+// made already (place, with the same fit).
+func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card, pre *placing) []Card {
 	m := d.opts.Model
 	if part && nearIndex(cards, c, 0.8*m.CardHeight, m) >= 0 {
 		return cards // fitted from a smaller opening already
@@ -949,16 +970,28 @@ func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool
 	if near >= 0 && found[near].stands() {
 		return cards
 	}
-	reachU, reachV := orientReach(altA, altB)
-	pose, grid, other, fitV, fitU := d.orient(cam, c, a, reachU, reachV)
+	var (
+		pose                           cardPose
+		grid, other, fitV, fitU, shown float64
+	)
+	if pre != nil {
+		pose, grid, other = pre.pose, pre.grid, pre.other
+	} else {
+		reachU, reachV := orientReach(altA, altB)
+		pose, grid, other, fitV, fitU = d.orient(cam, c, a, reachU, reachV)
+	}
 	if part {
 		minGrid = max(minGrid, looseGridLow)
 	}
 	if grid < minGrid && (grid < looseGridLow || grid < looseGridRatio*other) {
 		return cards
 	}
-	pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
-	pose, shown := d.refinePose(cam, pose)
+	if pre != nil {
+		shown = pre.shown
+	} else {
+		pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
+		pose, shown = d.refinePose(cam, pose)
+	}
 	if sides && shown < sidesMinLines {
 		return cards
 	}
@@ -1172,22 +1205,28 @@ func polyArea(p []Vec3) float64 {
 // move to the other side's choice (zero where the outline has the card's
 // length): what to try when the printed grid says the kept side was wrong.
 func fitCardRect(mm []Vec3, m cardmodel.Model) (c Vec3, a Vec3, altA, altB Vec3, ok bool) {
-	return fitCardRectTurned(mm, m, false)
+	return fitCardRectFrom(minAreaRectMM(mm), mm, m, false)
 }
 
-// fitCardRectTurned is fitCardRect, with turned the rectangle's shorter
-// side taken for the card's long axis: where both sides pass the size
-// test (an outline about as long as a card is wide both ways: a card cut
-// across its length to a little more than half of it), either may be the
-// card's length (cardFromOutline).
-func fitCardRectTurned(mm []Vec3, m cardmodel.Model, turned bool) (c Vec3, a Vec3, altA, altB Vec3, ok bool) {
+// minAreaRectMM is the minimum-area rectangle of points on the cards'
+// plane, in tenths of a millimetre.
+func minAreaRectMM(mm []Vec3) gocv.RotatedRect {
 	pts := make([]image.Point, len(mm))
 	for i, p := range mm {
 		pts[i] = image.Pt(int(math.Round(p.X*10)), int(math.Round(p.Y*10)))
 	}
 	pv := gocv.NewPointVectorFromPoints(pts)
-	rr := gocv.MinAreaRect(pv)
-	pv.Close()
+	defer pv.Close()
+	return gocv.MinAreaRect(pv)
+}
+
+// fitCardRectFrom is fitCardRect from the outline's minimum-area
+// rectangle rr (minAreaRectMM), with turned the rectangle's shorter
+// side taken for the card's long axis: where both sides pass the size
+// test (an outline about as long as a card is wide both ways: a card cut
+// across its length to a little more than half of it), either may be the
+// card's length (cardFromOutline).
+func fitCardRectFrom(rr gocv.RotatedRect, mm []Vec3, m cardmodel.Model, turned bool) (c Vec3, a Vec3, altA, altB Vec3, ok bool) {
 	w, h := float64(rr.Width)/10, float64(rr.Height)/10
 	ang := rr.Angle * math.Pi / 180
 	ax := Vec3{math.Cos(ang), math.Sin(ang), 0}

@@ -318,7 +318,7 @@ func TestHardCardsFound(t *testing.T) {
 		{hard, "fresh2169_0194", []int{0, 1, 2}},
 		// its far half washed white by a lamp: the blue half's outline,
 		// 71 by 67 mm, a card's width both ways, was stretched along the
-		// wrong side, a quarter turn off (fitCardRectTurned)
+		// wrong side, a quarter turn off (fitCardRectFrom, turned)
 		{hard, "fresh2172_0023", []int{0, 1, 2, 3}},
 		// a weak card the line work replaced by one that stands, then a
 		// false card of the other seat placed half over it: the later
