@@ -166,6 +166,7 @@ type Detector struct {
 	keepTooBig bool
 	tooBig     [][]image.Point
 	palePass   bool // the pale mask's cards are being placed (their Card.pale)
+	linePass   bool // the line work's cards are being placed (lineCards)
 	// pose refinement (refine.go): the model's probes, and scratch
 	probes []lineProbe
 	probeN [2]int // probes across vertical lines, across horizontal ones
@@ -938,7 +939,8 @@ func (d *Detector) cardBySides(cam Camera, pts []image.Point, found, cards []Car
 // or its grid shows less than minGrid (see cardsFromMask; a part of an
 // opened blob needs more; the callers of a card fitted by its sides ask
 // for looseGrid, or less for a line card whose lines show clearly, see
-// lineSureScore) and, with sides, sidesMinLines of its printed lines.
+// lineSureScore) and, with sides, sidesMinLines of its printed lines (a
+// line card also where keptByGrid keeps it, see linework.go).
 func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card) []Card {
 	return d.placeCardFrom(cam, c, a, altA, altB, part, sides, minGrid, found, cards, nil)
 }
@@ -992,7 +994,7 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 		pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
 		pose, shown = d.refinePose(cam, pose)
 	}
-	if sides && shown < sidesMinLines {
+	if sides && shown < sidesMinLines && !(d.linePass && d.keptByGrid(cam, Card{pose: pose, grid: grid, gridOther: other, lines: shown}, looseGrid, looseGridRatio)) {
 		return cards
 	}
 	pose, shown = d.slideOffTable(cam, pose, shown)

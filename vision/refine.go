@@ -264,6 +264,8 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 			case okNear && float64(onNear) >= nearMinShown*float64(d.probeN[0]+d.probeN[1]) &&
 				(!okFar || float64(onNear) >= float64(onFar)-nearSlack*float64(d.probeN[0]+d.probeN[1])):
 				q = near
+			case okNear && okFar && d.gridFades(cam, near, far):
+				q = near
 			case okFar:
 				q = far
 			default:
@@ -299,7 +301,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 				break
 			}
 			r, shownR := d.settle(cam, q.moved(a, b, th, cu, cv), probes, z, cu, cv)
-			if shownR < shownN+gain {
+			if shownR < shownN+gain || d.gridFades(cam, q, r) {
 				break
 			}
 			q, shownN = r, shownR
@@ -355,6 +357,25 @@ func (d *Detector) settle(cam Camera, q cardPose, probes []lineProbe, z, cu, cv 
 // near peaks by their votes alone, before fitting, moved four cards off
 // that had been placed right and lost one.)
 const nearSlack, revoteGain, nearMinShown = 0.05, 0.02, 0.4
+
+// gridFades reports whether the printed grid's horizontal lines, each
+// pose let slide up to trustedReach, show clearly at near (looseGrid) and
+// fade at far to less than 1/gridFadeRatio of that: a vote's far slide
+// that puts a few more probes on ridges there lined some of the card's
+// lines up with something else's (a screen's edge, the table's stripes),
+// and refinePose keeps the near one. (Fresh 2167 still_0067: a card a
+// lamp washed white, 73 of 299 probes on a ridge where it lies; the vote
+// slid it 16 mm onto a screen's edge for 80, its grid 51 -> 8.5.)
+func (d *Detector) gridFades(cam Camera, near, far cardPose) bool {
+	gn, _ := d.bestGridShift(cam, near, true, trustedReach)
+	if gn < looseGrid {
+		return false
+	}
+	gf, _ := d.bestGridShift(cam, far, true, trustedReach)
+	return gn >= gridFadeRatio*gf
+}
+
+const gridFadeRatio = 2.0
 
 // fitIterations fits slide and turn to the ridges measured last at q, up
 // to refineIters times, measuring again after each fit that moved the
