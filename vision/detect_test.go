@@ -326,6 +326,11 @@ func TestHardCardsFound(t *testing.T) {
 		// dropped with 25 % of its lines shown, though its grid shows
 		// clearly and none of it lies over the table (keptByGrid)
 		{hard, "fresh2167_0067", []int{0, 1, 2, 3}},
+		// a player's screen standing diagonally across a card: its cut
+		// outline placed it off (or its other way up scored with slides),
+		// its grid too faint there; judged again where its printed lines
+		// place it (regrid)
+		{hard, "fresh2167_0054", []int{0, 1, 2}}, {hard, "fresh2170_0182", []int{0, 1, 2}},
 		// a weak card the line work replaced by one that stands, then a
 		// false card of the other seat placed half over it: the later
 		// line candidates keep clear of the card that stands now
