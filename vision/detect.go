@@ -1411,7 +1411,17 @@ func (d *Detector) tryOtherSides(cam Camera, p cardPose, fit [2]float64, alts ..
 		q := p
 		q.origin = q.origin.Add(alt)
 		there, s := d.bestGridShift(cam, q, horizontal, gridReach)
-		if there >= otherSideRatio*fit[k]+otherSideMargin {
+		// Lines that fit better there but still faintly (under
+		// looseGrid) do not move the card out over the bare table
+		// (overTable): a card whose near half a screen hides shows few
+		// grid lines where it lies, and the card's own far edge against
+		// a pale table can pass for them there (fresh 2144 still_0093:
+		// horizontal lines 2.3 where it lies, 13.7 with its near side
+		// moved 35 mm out, over 47 % table against 1 %). Lines that
+		// show clearly move it whatever the table says: dice the
+		// table's colour stand on a card (train 1402 still_0041: 13 ->
+		// 33, table 9 -> 29 % under green dice on a green cloth).
+		if there >= otherSideRatio*fit[k]+otherSideMargin && (there >= looseGrid || !d.overTable(cam, p, q.slid(horizontal, s))) {
 			p, fit[k] = q.slid(horizontal, s), there
 			continue
 		}
@@ -1565,3 +1575,13 @@ type gridPoints struct {
 
 // Blueness thresholds of the first card mask: strong seeds, weak grows.
 const blueStrong, blueWeak = 0.07, 0.015
+
+// overTable reports whether the card moved from p to q lies over the
+// bare table (tableInside) where at p it does not: at least
+// tableSwitchMin of it there, and more than twice what it covers at p.
+// The table cannot lie under a card (refinePose's test of a vote, and
+// tryOtherSides').
+func (d *Detector) overTable(cam Camera, p, q cardPose) bool {
+	t := d.tableInside(cam, q)
+	return t >= tableSwitchMin && t > 2*d.tableInside(cam, p)
+}

@@ -331,6 +331,11 @@ func TestHardCardsFound(t *testing.T) {
 		// its grid too faint there; judged again where its printed lines
 		// place it (regrid)
 		{hard, "fresh2167_0054", []int{0, 1, 2}}, {hard, "fresh2170_0182", []int{0, 1, 2}},
+		// a screen along its near long side hiding 40 % of it, a tall
+		// stack over its grid: fitted right from its far strip, then
+		// moved 35 mm out over the table, where its own far edge passed
+		// for grid lines (tryOtherSides, overTable)
+		{hard, "fresh2144_0093", []int{0, 2}},
 		// a weak card the line work replaced by one that stands, then a
 		// false card of the other seat placed half over it: the later
 		// line candidates keep clear of the card that stands now

@@ -317,7 +317,7 @@ func (d *Detector) refinePose(cam Camera, p cardPose) (_ cardPose, shown float64
 	// and the table, then voted back out over the table): the table
 	// cannot lie under a card.
 	if voted {
-		if t := d.tableInside(cam, q); t >= tableSwitchMin && t > 2*d.tableInside(cam, p) {
+		if d.overTable(cam, p, q) {
 			return p, d.share(before)
 		}
 	}
