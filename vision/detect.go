@@ -989,6 +989,14 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 	if placed {
 		shown = pre.shown
 	}
+	// placeOnLines moves the card to its printed lines, once.
+	placeOnLines := func() {
+		if !placed {
+			pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
+			pose, shown = d.refinePose(cam, pose)
+			placed = true
+		}
+	}
 	if !gridShows(grid, other, minGrid) {
 		// An outline cut short (a screen standing across the card, a
 		// hand) puts the card off by what it lost, and its grid is
@@ -997,11 +1005,7 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 		if grid < looseGridLow || (altA == Vec3{} && altB == Vec3{}) {
 			return cards
 		}
-		if !placed {
-			pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
-			pose, shown = d.refinePose(cam, pose)
-			placed = true
-		}
+		placeOnLines()
 		q, g, o := d.regrid(cam, pose)
 		if !gridShows(g, o, minGrid) {
 			return cards
@@ -1011,10 +1015,7 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 		}
 		grid, other = g, o
 	}
-	if !placed {
-		pose = d.tryOtherSides(cam, pose, [2]float64{fitV, fitU}, altA, altB)
-		pose, shown = d.refinePose(cam, pose)
-	}
+	placeOnLines()
 	if sides && shown < sidesMinLines && !(d.linePass && d.keptByGrid(cam, Card{pose: pose, grid: grid, gridOther: other, lines: shown}, looseGrid, looseGridRatio)) {
 		return cards
 	}
