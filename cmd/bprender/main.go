@@ -259,8 +259,8 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *stills < 0 || *stills > 100000 {
 		return fmt.Errorf("--stills %d out of range", *stills)
 	}
-	if w := *width; w != 0 && (w < 640 || w > 3840 || w%16 != 0) {
-		return fmt.Errorf("--width %d: want 0 or a multiple of 16 from 640 to 3840", w)
+	if err := synth.CheckCorpusWidth(*width); err != nil {
+		return fmt.Errorf("--width %w", err)
 	}
 	switch *only {
 	case "":

@@ -86,11 +86,20 @@ type ManifestCounts struct {
 	Occluded    int            `json:"occluded_cells"`
 }
 
+// CheckCorpusWidth says what is wrong with w as CorpusOptions.Width, if
+// anything.
+func CheckCorpusWidth(w int) error {
+	if w != 0 && (w < 640 || w > 3840 || w%16 != 0) {
+		return fmt.Errorf("%d: want 0 or a multiple of 16 from 640 to 3840", w)
+	}
+	return nil
+}
+
 // CorpusItems lists the corpus deterministically from its seed: the same
 // options give the same scenes on every machine.
 func CorpusItems(co CorpusOptions) ([]CorpusItem, error) {
-	if w := co.Width; w != 0 && (w < 640 || w > 3840 || w%16 != 0) {
-		return nil, fmt.Errorf("synth: corpus width %d: want 0 or a multiple of 16 from 640 to 3840", w)
+	if err := CheckCorpusWidth(co.Width); err != nil {
+		return nil, fmt.Errorf("synth: corpus width %w", err)
 	}
 	var items []CorpusItem
 	bal := NewBalance()
