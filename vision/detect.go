@@ -165,8 +165,6 @@ type Detector struct {
 	// fitted by their sides last (sides.go)
 	keepTooBig bool
 	tooBig     [][]image.Point
-	palePass   bool // the pale mask's cards are being placed (their Card.pale)
-	linePass   bool // the line work's cards are being placed (lineCards)
 	// pose refinement (refine.go): the model's probes, and scratch
 	probes []lineProbe
 	probeN [2]int // probes across vertical lines, across horizontal ones
@@ -536,7 +534,7 @@ func (d *Detector) maskCards(cam Camera) []Card {
 	// loose pass's grid test.
 	tableBG := d.tableBG()
 	d.maskFrom(fillThresholds(&d.contrastT, tableBG+contrastMargin), nil, true)
-	more, _ := d.cardsFromMask(cam, looseGrid, cards)
+	more, _ := d.cardsFromMask(cam, passMask, looseGrid, cards)
 	if cards = append(cards, more...); d.allSeated(cards) {
 		return cards
 	}
@@ -557,9 +555,7 @@ func (d *Detector) maskCards(cam Camera) []Card {
 	// every card, or where their grid shows clearly and paleLines of their
 	// printed lines do.
 	d.maskFrom(paleThresholds(&d.contrastT, max(tableBG+paleMargin, paleLeast)), nil, true)
-	d.palePass = true
-	more, _ = d.cardsFromMask(cam, 0, cards)
-	d.palePass = false
+	more, _ = d.cardsFromMask(cam, passPale, 0, cards)
 	if cards = append(cards, more...); d.allSeated(cards) {
 		return cards
 	}
@@ -695,7 +691,7 @@ func fillThresholds(t *pix.SumTable, thr float64) *pix.SumTable {
 // reports an oversized blob.
 func (d *Detector) maskPass(cam Camera, strong, weak, minGrid float64, cards []Card) ([]Card, bool) {
 	d.blueMask(strong, weak)
-	more, oversized := d.cardsFromMask(cam, minGrid, cards)
+	more, oversized := d.cardsFromMask(cam, passMask, minGrid, cards)
 	if len(cards) == 0 {
 		return more, oversized
 	}
@@ -735,18 +731,18 @@ const standLines, betterLines = 0.6, 0.2
 // stands reports whether c stands against any later card (see above).
 func (c Card) stands() bool { return c.grid >= looseGrid && c.lines >= standLines }
 
-// cardsFromMask fits cards to the outlines of the blobs in d.half; with
-// minGrid > 0 it keeps only cards whose printed grid scores that much, and
-// none where one of the cards found already lies. oversized reports a
-// blob of at least a card's area that no card fitted because it is too
-// long or too wide.
+// cardsFromMask fits cards to the outlines of the blobs in d.half, placed
+// as pass places them (placeCard); with minGrid > 0 it keeps only cards
+// whose printed grid scores that much, and none where one of the cards
+// found already lies. oversized reports a blob of at least a card's area
+// that no card fitted because it is too long or too wide.
 //
 // A blob no card fits that is big enough to hold one is opened (eroded,
 // then grown back inside itself) by splitRadii in turn: two cards that
 // touch, or lie closer than the mask's closing bridges, part at the neck,
 // and the bluish side of a stack standing out over a card's edge goes.
 // Such parts must show some grid (looseGridLow).
-func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (cards []Card, oversized bool) {
+func (d *Detector) cardsFromMask(cam Camera, pass placePass, minGrid float64, found []Card) (cards []Card, oversized bool) {
 	gocv.MorphologyEx(d.half, &d.tmp, gocv.MorphOpen, d.open3)
 	gocv.MorphologyEx(d.tmp, &d.mask, gocv.MorphClose, d.close5)
 	contours := gocv.FindContours(d.mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
@@ -756,7 +752,7 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (car
 	for i, nc := 0, contours.Size(); i < nc; i++ {
 		var area float64
 		var fitted bool
-		cards, area, fitted = d.cardFromOutline(cam, outlinePoints(contours.At(i)), false, minGrid, found, cards)
+		cards, area, fitted = d.cardFromOutline(cam, pass, outlinePoints(contours.At(i)), false, minGrid, found, cards)
 		if fitted {
 			continue
 		}
@@ -800,7 +796,7 @@ func (d *Detector) cardsFromMask(cam Camera, minGrid float64, found []Card) (car
 				for q := range pts {
 					pts[q] = pts[q].Add(roi.Min)
 				}
-				cards, _, _ = d.cardFromOutline(cam, pts, true, minGrid, found, cards)
+				cards, _, _ = d.cardFromOutline(cam, pass, pts, true, minGrid, found, cards)
 			}
 			outline.Close()
 		}
@@ -832,11 +828,12 @@ func zeroed(m *gocv.Mat, like gocv.Mat) {
 }
 
 // cardFromOutline fits a card to one blob's outline (points of the half
-// grid) and appends it to cards unless a card of found lies there already
-// (see cardsFromMask); part says the outline is a part of an opened blob,
-// which must not lie where cards has one and must show some grid. fitted
-// is false when the outline (of area mm²) did not fit a card's size.
-func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, minGrid float64, found, cards []Card) (_ []Card, area float64, fitted bool) {
+// grid) and appends it to cards, placed as pass places it, unless a card
+// of found lies there already (see cardsFromMask); part says the outline
+// is a part of an opened blob, which must not lie where cards has one and
+// must show some grid. fitted is false when the outline (of area mm²) did
+// not fit a card's size.
+func (d *Detector) cardFromOutline(cam Camera, pass placePass, pts []image.Point, part bool, minGrid float64, found, cards []Card) (_ []Card, area float64, fitted bool) {
 	m := d.opts.Model
 	if len(pts) < 4 {
 		return cards, 0, true
@@ -871,7 +868,7 @@ func (d *Detector) cardFromOutline(cam Camera, pts []image.Point, part bool, min
 		}
 		return cards, area, false
 	}
-	return d.placeCardFrom(cam, c, a, altA, altB, part, false, minGrid, found, cards, pre), area, true
+	return d.placeCardFrom(cam, pass, c, a, altA, altB, part, false, minGrid, found, cards, pre), area, true
 }
 
 // orientReach is how far orient lets the grid slide a card fitted with
@@ -930,7 +927,7 @@ func (d *Detector) cardBySides(cam Camera, pts []image.Point, found, cards []Car
 	if !ok {
 		return cards
 	}
-	return d.placeCard(cam, c, a, Vec3{}, Vec3{}, false, true, looseGrid, found, cards)
+	return d.placeCard(cam, passMask, c, a, Vec3{}, Vec3{}, false, true, looseGrid, found, cards)
 }
 
 // placeCard orients the card fitted at centre c with long axis a (altA,
@@ -940,14 +937,30 @@ func (d *Detector) cardBySides(cam Camera, pts []image.Point, found, cards []Car
 // opened blob needs more; the callers of a card fitted by its sides ask
 // for looseGrid, or less for a line card whose lines show clearly, see
 // lineSureScore) and, with sides, sidesMinLines of its printed lines (a
-// line card also where keptByGrid keeps it, see linework.go).
-func (d *Detector) placeCard(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card) []Card {
-	return d.placeCardFrom(cam, c, a, altA, altB, part, sides, minGrid, found, cards, nil)
+// line card also where keptByGrid keeps it, see linework.go). pass is
+// the pass of findCards placing it (see placePass).
+func (d *Detector) placeCard(cam Camera, pass placePass, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card) []Card {
+	return d.placeCardFrom(cam, pass, c, a, altA, altB, part, sides, minGrid, found, cards, nil)
 }
+
+// placePass says which of findCards' passes is placing a card
+// (placeCard): the two tests that differ between them ask it. A card of
+// the pale mask is marked pale, for findCards to keep by keepPale; a line
+// card fitted by its sides may be kept by keptByGrid as findCards keeps a
+// pale card. (It is handed down rather than kept as flags on the
+// Detector set around the calls, which any deeper function could read
+// without its callers saying so.)
+type placePass int
+
+const (
+	passMask placePass = iota // a blue or contrast mask, or an outline fitted by its sides
+	passPale                  // the pale mask (maskCards): its cards are pale
+	passLine                  // the printed line work (lineCards)
+)
 
 // placeCardFrom is placeCard, with pre, if not nil, the card's placing
 // made already (place, with the same fit).
-func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card, pre *placing) []Card {
+func (d *Detector) placeCardFrom(cam Camera, pass placePass, c, a, altA, altB Vec3, part, sides bool, minGrid float64, found, cards []Card, pre *placing) []Card {
 	m := d.opts.Model
 	if part && nearIndex(cards, c, 0.8*m.CardHeight, m) >= 0 {
 		return cards // fitted from a smaller opening already
@@ -975,19 +988,16 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 	var (
 		pose                           cardPose
 		grid, other, fitV, fitU, shown float64
+		placed                         bool // on its printed lines (placeOnLines)
 	)
 	if pre != nil {
-		pose, grid, other = pre.pose, pre.grid, pre.other
+		pose, grid, other, shown, placed = pre.pose, pre.grid, pre.other, pre.shown, true
 	} else {
 		reachU, reachV := orientReach(altA, altB)
 		pose, grid, other, fitV, fitU = d.orient(cam, c, a, reachU, reachV)
 	}
 	if part {
 		minGrid = max(minGrid, looseGridLow)
-	}
-	placed := pre != nil
-	if placed {
-		shown = pre.shown
 	}
 	// placeOnLines moves the card to its printed lines, once.
 	placeOnLines := func() {
@@ -1016,11 +1026,11 @@ func (d *Detector) placeCardFrom(cam Camera, c, a, altA, altB Vec3, part, sides 
 		grid, other = g, o
 	}
 	placeOnLines()
-	if sides && shown < sidesMinLines && !(d.linePass && d.keptByGrid(cam, Card{pose: pose, grid: grid, gridOther: other, lines: shown}, looseGrid, looseGridRatio)) {
+	if sides && shown < sidesMinLines && !(pass == passLine && d.keptByGrid(cam, Card{pose: pose, grid: grid, gridOther: other, lines: shown}, looseGrid, looseGridRatio)) {
 		return cards
 	}
 	pose, shown = d.slideOffTable(cam, pose, shown)
-	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, gridOther: other, lines: shown, pale: d.palePass}
+	card := Card{pose: pose, Seat: seatOf(pose, d.opts.SeatUp), grid: grid, gridOther: other, lines: shown, pale: pass == passPale}
 	for k, w := range pose.corners(m) {
 		u, v, _ := cam.Project(w)
 		card.Corners[k] = [2]float64{u, v}

@@ -166,8 +166,6 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 	for i, c := range cards {
 		poses[i] = c.pose
 	}
-	d.linePass = true
-	defer func() { d.linePass = false }()
 	for _, c := range tries {
 		if c.score < lineMinScore {
 			break
@@ -187,7 +185,7 @@ func (d *Detector) lineCards(cam Camera, cards []Card) []Card {
 			minGrid = looseGridLow
 		}
 		before := len(more)
-		more = d.placeCard(cam, centre, p.u, Vec3{}, Vec3{}, false, true, minGrid, cards, more)
+		more = d.placeCard(cam, passLine, centre, p.u, Vec3{}, Vec3{}, false, true, minGrid, cards, more)
 		if len(more) > before {
 			if s := more[len(more)-1].Seat; s >= 0 && s < 64 {
 				seated |= 1 << s
