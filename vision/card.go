@@ -33,6 +33,11 @@ func (p cardPose) at(u, v, z float64) Vec3 {
 	return w
 }
 
+// centre is the middle of the printed face of a card of model m at pose p.
+func (p cardPose) centre(m cardmodel.Model) Vec3 {
+	return p.at(m.CardWidth/2, m.CardHeight/2, m.CardThickness)
+}
+
 // corners are the card's corners TL, TR, BR, BL as printed.
 func (p cardPose) corners(m cardmodel.Model) [4]Vec3 {
 	z := m.CardThickness

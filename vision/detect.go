@@ -508,7 +508,7 @@ func (d *Detector) gridBothWays(cam Camera, c Card) bool {
 		return false
 	}
 	m := d.opts.Model
-	turned := poseFromRect(m, c.pose.at(m.CardWidth/2, m.CardHeight/2, m.CardThickness), c.pose.u.Scale(-1))
+	turned := poseFromRect(m, c.pose.centre(m), c.pose.u.Scale(-1))
 	v := d.gridScore(cam, c.pose, false)
 	vT, _ := d.bestGridShift(cam, turned, false, gridReach)
 	return v >= looseGridLow && v >= looseGridRatio*vT && d.tableInside(cam, c.pose) <= paleTableInside
@@ -1092,8 +1092,7 @@ func gridShows(grid, other, minGrid float64) bool {
 // still_0182, 17.5 against 4.2, and 17.6 against 2.2.
 func (d *Detector) regrid(cam Camera, p cardPose) (q cardPose, grid, other float64) {
 	m := d.opts.Model
-	c := p.at(m.CardWidth/2, m.CardHeight/2, m.CardThickness)
-	q, grid, other, _, _ = d.orient(cam, c, p.u, 0, 0)
+	q, grid, other, _, _ = d.orient(cam, p.centre(m), p.u, 0, 0)
 	return q, grid, other
 }
 
