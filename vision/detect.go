@@ -474,9 +474,7 @@ func (d *Detector) keptByGrid(cam Camera, c Card, minGrid, ratio float64) bool {
 // (paleTableInside): a card washed white whose lamp washed the table
 // around it too, so that neither its grid nor the ring of table around
 // it shows clearly (fresh 2075 still_0046: grid 12 against 0.05, 13 %
-// of its lines, no table inside, a third of the ring table-coloured); or,
-// with fewer of its lines shown, where its grid shows both ways
-// (gridBothWays).
+// of its lines, no table inside, a third of the ring table-coloured).
 func (d *Detector) keepPale(cam Camera, c Card) bool {
 	if c.lines >= paleLines && c.grid >= looseGrid {
 		return true
@@ -484,34 +482,7 @@ func (d *Detector) keepPale(cam Camera, c Card) bool {
 	if d.loneOnTable(cam, c.pose) {
 		return true
 	}
-	if d.keptByGrid(cam, c, looseGridLow, looseGridRatio) {
-		return true
-	}
-	return d.gridBothWays(cam, c)
-}
-
-// gridBothWays reports whether c, a card of the pale mask, shows its
-// printed grid across both its horizontal and its vertical lines (each
-// at least looseGridLow and looseGridRatio times as clearly as the other
-// way up, that way with the grid's slides), none of it the table
-// (paleTableInside): a card washed white and small in the frame, whose
-// thin lines the ridge probes (probeSide, 1 mm either side: under 1.5 px
-// at 1.44 px/mm) barely see, though the grid's wider test (2.5 mm either
-// side) sees them clearly. A striped table or wood grain shows lines one
-// way only; glare fitted as a card shows none. (Fresh 2181 still_0010:
-// grid 16 against 0.2, vertical lines 14.8 against 0.5, 5.4 % of its
-// lines on a ridge, 0.4 % over the table; of the 25 cards findCards
-// dropped over 22 fresh corpora, the bench and the mistakes corpus, the
-// only one on a card and the only one whose vertical grid passed.)
-func (d *Detector) gridBothWays(cam Camera, c Card) bool {
-	if c.grid < looseGridLow || c.grid < looseGridRatio*c.gridOther {
-		return false
-	}
-	m := d.opts.Model
-	turned := poseFromRect(m, c.pose.centre(m), c.pose.u.Scale(-1))
-	v := d.gridScore(cam, c.pose, false)
-	vT, _ := d.bestGridShift(cam, turned, false, gridReach)
-	return v >= looseGridLow && v >= looseGridRatio*vT && d.tableInside(cam, c.pose) <= paleTableInside
+	return d.keptByGrid(cam, c, looseGridLow, looseGridRatio)
 }
 
 // outlinePoints is pv's points, as PointVector.ToPoints gives them, with

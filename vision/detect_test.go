@@ -333,8 +333,8 @@ func TestHardCardsFound(t *testing.T) {
 		{hard, "fresh2167_0054", []int{0, 1, 2}}, {hard, "fresh2170_0182", []int{0, 1, 2}},
 		// washed almost white by a lamp and small in the frame, on a
 		// lamp-lit wooden table: the pale mask places it right, but its
-		// thin lines barely show on a ridge (5.4 %); its grid shows both
-		// ways (gridBothWays)
+		// thin lines sat inside the ridge probe's 1 mm either side (under
+		// 1.5 px there) until the probe looked at least minProbeSidePx out
 		{hard, "fresh2181_0010", []int{0, 1, 2}},
 		// a screen along its near long side hiding 40 % of it, a tall
 		// stack over its grid: fitted right from its far strip, then

@@ -80,8 +80,9 @@ const numberGap = 14.0
 
 // Probing: ridges are looked for up to voteReach mm either side of where a
 // line should be at first, then up to fitReach, in probeStep steps: points
-// whiter than the image probeSide mm either side by at least minRidge (HSV
-// value minus saturation). The vote reaches 20 mm: a card half behind a
+// whiter than the image probeSide mm either side (at least minProbeSidePx,
+// up to maxProbeSide mm, on a card small in the frame) by at least
+// minRidge (HSV value minus saturation). The vote reaches 20 mm: a card half behind a
 // screen can be placed that far out over bare table (bench still_0082);
 // 7 mm left it 44 px off, and tuning, checks and bench read the same or
 // better with 20 (bench 1,052 stacks instead of 1,051, empty/occupied
@@ -95,22 +96,37 @@ const (
 	probeStep = 0.25
 	probeSide = 1.0
 	minRidge  = 10.0
+	// minProbeSidePx: the fewest pixels either side of a line a probe
+	// compares it with. At 1 mm, a card at 1.44 px/mm showed 5.4 % of its
+	// lines on a ridge (fresh 2181 still_0010, dropped); at 2 px it is
+	// kept, and fresh 2141-2146 and 2167-2184 read as many stacks
+	// (fifty-third session; see vision/JOURNAL.md).
+	minProbeSidePx = 2.0
+	maxProbeSide   = 4.0
 )
 
 // ridgesAt measures across the line at probe pr of pose p, up to reach mm
 // either side, and appends to out where thin white ridges lie (mm from the
 // line): the local maxima of the ridge strength, at least minRidge, none
-// within probeSide of a stronger one.
+// within the side distance (probeSide, or more on a small card) of a
+// stronger one.
 func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step float64, buf, str, out []float64) []float64 {
-	full := reach + probeSide
-	du, dv := full, 0.0
-	if pr.acrossV {
-		du, dv = 0, full
-	}
-	x0, y0, ok0 := cam.Project(p.at(pr.u-du, pr.v-dv, z))
-	x1, y1, ok1 := cam.Project(p.at(pr.u+du, pr.v+dv, z))
-	if !ok0 || !ok1 {
+	sideMM := probeSide
+	full := reach + sideMM
+	x0, y0, x1, y1, ok := probeEnds(cam, p, pr, z, full)
+	if !ok {
 		return out
+	}
+	// On a card small in the frame probeSide is under minProbeSidePx,
+	// inside the blurred line itself: look that many pixels out instead.
+	// (In whole steps, so that probes come in few lengths; at most
+	// maxProbeSide, so that they fit measureRidges' buffers.)
+	if pxPerMM := math.Hypot(x1-x0, y1-y0) / (2 * full); pxPerMM > 0 && probeSide*pxPerMM < minProbeSidePx {
+		sideMM = min(maxProbeSide, math.Round(minProbeSidePx/pxPerMM/step)*step)
+		full = reach + sideMM
+		if x0, y0, x1, y1, ok = probeEnds(cam, p, pr, z, full); !ok {
+			return out
+		}
 	}
 	n := int(math.Round(2*full/step)) + 1
 	if n > len(buf) || n > len(str) {
@@ -130,7 +146,7 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 			return out
 		}
 	}
-	side := int(math.Round(probeSide / step))
+	side := int(math.Round(sideMM / step))
 	// (only str[side:n-side] is read below; the values are finite and
 	// never -0, so the smaller by < is min's)
 	for i := side; i < n-side; i++ {
@@ -161,6 +177,18 @@ func (d *Detector) ridgesAt(cam Camera, p cardPose, pr lineProbe, z, reach, step
 		out = append(out, (float64(i)+sub)*step-full)
 	}
 	return out
+}
+
+// probeEnds projects the ends of probe pr's measuring segment, full mm
+// either side of its line.
+func probeEnds(cam Camera, p cardPose, pr lineProbe, z, full float64) (x0, y0, x1, y1 float64, ok bool) {
+	du, dv := full, 0.0
+	if pr.acrossV {
+		du, dv = 0, full
+	}
+	x0, y0, ok0 := cam.Project(p.at(pr.u-du, pr.v-dv, z))
+	x1, y1, ok1 := cam.Project(p.at(pr.u+du, pr.v+dv, z))
+	return x0, y0, x1, y1, ok0 && ok1
 }
 
 // fractions is i/(n-1) for i < n, made once for each n (ridgesAt's
@@ -428,7 +456,8 @@ func (d *Detector) share(n int) float64 {
 
 // measureRidges lists every probe's ridges at pose p (d.ridges, d.ridgeT).
 func (d *Detector) measureRidges(cam Camera, p cardPose, probes []lineProbe, z, reach, step float64) {
-	var buf, str [200]float64
+	// (voteReach and maxProbeSide either side, in probeStep steps)
+	var buf, str [2*int((voteReach+maxProbeSide)/probeStep) + 1]float64
 	d.ridges, d.ridgeT = d.ridges[:0], d.ridgeT[:0]
 	for _, pr := range probes {
 		lo := len(d.ridgeT)
