@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
 	"github.com/blueprints-companion/blueprints/vision/internal/pix"
@@ -681,16 +679,16 @@ var ErrNotRepeatable = errors.New("vision: detect read a frame differently the s
 // fastest of d.benchRepeat runs, each of which must give the first's
 // result.
 func (d *Detector) timedDetect(path string, cam Camera) (Result, float64, error) {
-	img := gocv.IMRead(path, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		return Result{}, 0, fmt.Errorf("%w: %s", ErrImage, path)
+	img, err := readImage(path)
+	if err != nil {
+		return Result{}, 0, err
 	}
+	defer img.Close()
 	var first Result
 	best := math.Inf(1)
 	for i := 0; i < max(1, d.benchRepeat); i++ {
 		start := time.Now()
-		res, err := d.Detect(img, cam)
+		res, err := d.detectImage(img, path, cam)
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		if err != nil {
 			return res, ms, err

@@ -85,12 +85,12 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 // DebugImage detects what the image file shows and writes an annotated PNG
 // of what was read to out.
 func (d *Detector) DebugImage(path string, cam Camera, out string) (Result, error) {
-	img := gocv.IMRead(path, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		return Result{}, fmt.Errorf("%w: %s", ErrImage, path)
+	img, err := readImage(path)
+	if err != nil {
+		return Result{}, err
 	}
-	res, err := d.Detect(img, cam)
+	defer img.Close()
+	res, err := d.detectImage(img, path, cam)
 	if err != nil {
 		return res, err
 	}

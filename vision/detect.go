@@ -370,20 +370,49 @@ func (d *Detector) Close() error {
 	return nil
 }
 
+// MinFrameSide is the fewest pixels a frame Detect reads may have across
+// and down. The masks are made at half size, and OpenCV's connected
+// components crashed on a frame one pixel thin; no card shows in fewer.
+const MinFrameSide = 16
+
 // DetectFile reads an image file and detects what it shows.
 func (d *Detector) DetectFile(path string, cam Camera) (Result, error) {
-	img := gocv.IMRead(path, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		return Result{}, fmt.Errorf("%w: %s", ErrImage, path)
+	img, err := readImage(path)
+	if err != nil {
+		return Result{}, err
 	}
-	return d.Detect(img, cam)
+	defer img.Close()
+	return d.detectImage(img, path, cam)
+}
+
+// readImage reads an image file as a BGR frame (ErrImage, naming the
+// file, where it cannot).
+func readImage(path string) (gocv.Mat, error) {
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	if img.Empty() {
+		img.Close()
+		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrImage, path)
+	}
+	return img, nil
+}
+
+// detectImage is Detect of img, read from the file path, which an error
+// about the frame itself (ErrImage: too small, say) names.
+func (d *Detector) detectImage(img gocv.Mat, path string, cam Camera) (Result, error) {
+	res, err := d.Detect(img, cam)
+	if errors.Is(err, ErrImage) {
+		err = fmt.Errorf("%s: %w", path, err)
+	}
+	return res, err
 }
 
 // Detect reads one BGR frame seen by cam.
 func (d *Detector) Detect(img gocv.Mat, cam Camera) (Result, error) {
 	if img.Empty() || img.Channels() != 3 || img.Type() != gocv.MatTypeCV8UC3 {
 		return Result{}, fmt.Errorf("%w: want an 8-bit 3-channel image", ErrImage)
+	}
+	if w, h := img.Cols(), img.Rows(); w < MinFrameSide || h < MinFrameSide {
+		return Result{}, fmt.Errorf("%w: the frame is %dx%d pixels, want at least %dx%d", ErrImage, w, h, MinFrameSide, MinFrameSide)
 	}
 	if err := cam.Validate(); err != nil {
 		return Result{}, err

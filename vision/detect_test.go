@@ -2,6 +2,7 @@ package vision
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -112,6 +113,29 @@ func TestDetectBadInput(t *testing.T) {
 	assert.Empty(t, res.Cards, "a black frame shows no card")
 	_, err = d.Detect(blank, Camera{})
 	assert.ErrorIs(t, err, ErrCamera)
+	// frames a row or a column thin (OpenCV's masks of them at half size
+	// were empty, and connected components crashed on them) are refused
+	// by their size, and the smallest accepted one reads
+	for _, wh := range [][2]int{{1, 1}, {1, 100}, {100, 1}, {MinFrameSide - 1, 500}, {500, MinFrameSide - 1}} {
+		thin := gocv.NewMatWithSize(wh[1], wh[0], gocv.MatTypeCV8UC3)
+		_, err = d.Detect(thin, cam)
+		thin.Close()
+		assert.ErrorIs(t, err, ErrImage, "%dx%d", wh[0], wh[1])
+		assert.ErrorContains(t, err, fmt.Sprintf("%dx%d pixels", wh[0], wh[1]))
+	}
+	// read from a file, the error names it
+	thin := gocv.NewMatWithSize(100, 1, gocv.MatTypeCV8UC3)
+	defer thin.Close()
+	path := filepath.Join(t.TempDir(), "thin.png")
+	require.True(t, gocv.IMWrite(path, thin))
+	_, err = d.DetectFile(path, cam)
+	assert.ErrorIs(t, err, ErrImage)
+	assert.ErrorContains(t, err, path+": ")
+	least := gocv.NewMatWithSize(MinFrameSide, MinFrameSide, gocv.MatTypeCV8UC3)
+	defer least.Close()
+	res, err = d.Detect(least, cam)
+	require.NoError(t, err)
+	assert.Empty(t, res.Cards)
 }
 
 // fourCardFrame is a 1280x720 still of the corpus with four cards.
