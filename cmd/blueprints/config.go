@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/blueprints-companion/blueprints/configs"
@@ -85,33 +87,52 @@ func gameSettings(v *viper.Viper, name string) (engine.Bot, engine.Catalogue, en
 
 // eventLog writes events to a file as JSON lines and keeps the first error,
 // so a game goes on when the disk fails and the command reports it at the end.
+// The file is opened at once (so a bad path fails before the game) but
+// emptied only when the first event is written: a run refused by a later
+// check leaves a log already there as it was.
 type eventLog struct {
-	f   *os.File
-	w   *bufio.Writer
-	buf []byte
-	err error
+	f    *os.File
+	w    *bufio.Writer
+	buf  []byte
+	err  error
+	path string
+	// created: the file did not exist before (removed again at close
+	// if no event came); started: emptied, events written to it;
+	// flushEach: each write reaches the file at once (play).
+	created, started, flushEach bool
 }
 
 // createLog opens path for the event log; an empty path gives a nil log,
-// whose methods do nothing.
-func createLog(path, name string) (*eventLog, error) {
+// whose methods do nothing. With flushEach every write reaches the file
+// at once, so a game stopped half-way keeps what it recorded.
+func createLog(path, name string, flushEach bool) (*eventLog, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.Create(path)
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints %s: --log: %v", name, err)}
 	}
-	return &eventLog{f: f, w: bufio.NewWriter(f)}, nil
+	return &eventLog{f: f, w: bufio.NewWriter(f), path: path, created: errors.Is(statErr, fs.ErrNotExist), flushEach: flushEach}, nil
 }
 
 func (l *eventLog) write(events []engine.Event) {
 	if l == nil || l.err != nil {
 		return
 	}
+	if !l.started {
+		l.started = true
+		if l.err = l.f.Truncate(0); l.err != nil {
+			return
+		}
+	}
 	l.buf, l.err = engine.AppendLog(l.buf[:0], events)
 	if l.err == nil {
 		_, l.err = l.w.Write(l.buf)
+	}
+	if l.err == nil && l.flushEach {
+		l.err = l.w.Flush()
 	}
 }
 
@@ -126,6 +147,9 @@ func (l *eventLog) close(name string) error {
 	}
 	if err := l.f.Close(); l.err == nil {
 		l.err = err
+	}
+	if !l.started && l.created {
+		_ = os.Remove(l.path) // no event came: leave no empty file behind
 	}
 	if l.err != nil {
 		return &exitError{code: 2, msg: fmt.Sprintf("blueprints %s: --log: %v", name, l.err)}

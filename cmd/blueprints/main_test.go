@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blueprints-companion/blueprints/engine"
+	"github.com/spf13/viper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -269,6 +271,7 @@ func TestBadFlags(t *testing.T) {
 		"unknown bot":   {"simulate", "--bot", "clever"},
 		"not a number":  {"simulate", "--games", "many"},
 		"bad mistakes":  {"play", "--mistakes", "2"},
+		"NaN mistakes":  {"play", "--mistakes", "NaN"},
 		"play 1 player": {"play", "--players", "1"},
 		"replay 2 args": {"replay", "a", "b"},
 		"unknown flag":  {"score", "--colour"},
@@ -360,6 +363,57 @@ func TestBinaryExitCodes(t *testing.T) {
 		} else {
 			assert.Empty(t, stderr.String())
 		}
+	}
+}
+
+// TestRefusedRunKeepsTheLog: a play or simulate run that a later check
+// refuses (after --log was opened) leaves a log already there as it was,
+// and leaves no empty file where there was none.
+func TestRefusedRunKeepsTheLog(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "kept.jsonl")
+	_, code, msg := run(t, "", "play", "--players", "2", "--seed", "1", "--log", kept, "--json")
+	require.Equal(t, 0, code, msg)
+	before, err := os.ReadFile(kept)
+	require.NoError(t, err)
+	require.NotEmpty(t, before)
+	for _, args := range [][]string{
+		{"play", "--players", "2", "--first", "9"},
+		{"play", "--players", "2", "--names", "A,A"},
+		{"simulate", "--players", "2", "--games", "1", "--bot", "nobody"},
+	} {
+		_, code, msg = run(t, "", append(args, "--log", kept)...)
+		require.Equal(t, 2, code, "%v: %s", args, msg)
+		after, err := os.ReadFile(kept)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, "%v emptied the log", args)
+		fresh := filepath.Join(dir, "fresh.jsonl")
+		_, code, _ = run(t, "", append(args, "--log", fresh)...)
+		require.Equal(t, 2, code)
+		assert.NoFileExists(t, fresh, "%v left an empty log", args)
+	}
+}
+
+// TestPlayLogReachesTheFileAtOnce: play's log writes each event through
+// to the file (a game stopped half-way keeps what it recorded);
+// simulate's buffers.
+func TestPlayLogReachesTheFileAtOnce(t *testing.T) {
+	cat, err := catalogue(viper.New())
+	require.NoError(t, err)
+	g, err := engine.NewGame(engine.Options{Players: []string{"A", "B"}, Seed: 1, Catalogue: cat})
+	require.NoError(t, err)
+	for _, each := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "log.jsonl")
+		l, err := createLog(path, "play", each)
+		require.NoError(t, err)
+		l.write(g.Events()[:1])
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, each, len(data) > 0, "flushEach %v: %d bytes before close", each, len(data))
+		require.NoError(t, l.close("play"))
+		data, err = os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, 1, strings.Count(string(data), "\n"))
 	}
 }
 

@@ -68,7 +68,7 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	names = names[:players]
 	mistakes := v.GetFloat64("mistakes")
-	if mistakes < 0 || mistakes > 1 {
+	if !(mistakes >= 0 && mistakes <= 1) { // (NaN too)
 		return &exitError{code: 2, msg: fmt.Sprintf("blueprints play: --mistakes %v: want a chance from 0 to 1", mistakes)}
 	}
 	bot, cat, vp, err := gameSettings(v, "play")
@@ -79,7 +79,7 @@ func runPlay(cmd *cobra.Command, v *viper.Viper) error {
 	asJSON := v.GetBool("json")
 	seed := uint64(v.GetInt64("seed"))
 
-	log, err := createLog(v.GetString("log"), "play")
+	log, err := createLog(v.GetString("log"), "play", true)
 	if err != nil {
 		return err
 	}

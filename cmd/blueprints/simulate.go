@@ -40,7 +40,7 @@ too, exactly as 'blueprints replay FILE' prints them.`,
 				return err
 			}
 			opts := engine.SimOptions{Players: players, Games: games, Seed: uint64(v.GetInt64("seed")), Bot: v.GetString("bot"), Catalogue: cat, VP: vp}
-			log, err := createLog(v.GetString("log"), "simulate")
+			log, err := createLog(v.GetString("log"), "simulate", false)
 			if err != nil {
 				return err
 			}
