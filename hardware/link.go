@@ -312,6 +312,7 @@ func (s *Serial) markAllUnconfirmed() {
 	if s.brightness >= 0 {
 		s.brightConf = 0
 	}
+	s.clearRefused = false // a restarted board may take CLEAR again
 }
 
 // item is one thing to push.
@@ -334,7 +335,7 @@ func (s *Serial) next() (item, bool) {
 			blanks++
 		}
 	}
-	if blanks >= 2 {
+	if blanks >= 2 && !s.clearRefused {
 		return item{frame: protocol.NewClear(0), clear: true, player: -1}, true
 	}
 	if s.brightConf < s.brightVer && s.brightness >= 0 {
@@ -370,7 +371,13 @@ func (s *Serial) complete(it item, err error) {
 		it.alert.done <- err
 	case it.clear:
 		if err != nil {
-			return
+			// A board that refuses CLEAR (or does not answer it) gets the
+			// blank displays one by one instead, which a refusal stops
+			// for each; sending CLEAR again would loop for ever.
+			if errors.Is(err, ErrNak) || errors.Is(err, ErrNoAck) {
+				s.clearRefused = true
+			}
+			break
 		}
 		for i := range s.displays {
 			d := &s.displays[i]

@@ -132,11 +132,14 @@ type Serial struct {
 	brightVer  uint64
 	brightConf uint64
 	alerts     []*alertReq
-	connected  bool
-	hello      protocol.HelloInfo
-	changed    chan struct{} // closed and replaced on every change
-	closed     bool
-	lastErr    error
+	// clearRefused: the board refused CLEAR (or never acknowledged it);
+	// blank displays are pushed one by one until it restarts
+	clearRefused bool
+	connected    bool
+	hello        protocol.HelloInfo
+	changed      chan struct{} // closed and replaced on every change
+	closed       bool
+	lastErr      error
 
 	kick   chan struct{}
 	done   chan struct{}

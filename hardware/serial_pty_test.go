@@ -203,6 +203,50 @@ func TestFakeBoardRefusals(t *testing.T) {
 	}
 }
 
+// A board that refuses CLEAR (older firmware, a fault) gets its blank
+// displays one by one; the driver used to send CLEAR again for ever.
+func TestFakeBoardRefusesClear(t *testing.T) {
+	noLeak(t)
+	var mu sync.Mutex
+	clears, texts := 0, 0
+	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+		mu.Lock()
+		defer mu.Unlock()
+		switch f.Type {
+		case protocol.Info:
+			return []protocol.Frame{protocol.NewHello(f.Seq, fourDisplays)}
+		case protocol.Clear:
+			clears++
+			return []protocol.Frame{protocol.NewNak(f.Seq, f.Type, protocol.BadValue)}
+		case protocol.SetText:
+			texts++
+		}
+		return []protocol.Frame{protocol.NewAck(f.Seq, f.Type)}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path, AckTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for p := 0; p < 4; p++ {
+		if err := s.SetScore(ctx, p, p+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Clear(ctx); err != nil {
+		t.Fatalf("Clear on a board that refuses CLEAR: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// (one CLEAR: refused once, it is not sent again until the board
+	// restarts; the blank displays at the start go one by one too)
+	if clears != 1 || texts < 4 {
+		t.Fatalf("the board got %d CLEARs and %d SET_TEXTs, want 1 and at least 4", clears, texts)
+	}
+}
+
 // A board that restarts on its own (brown-out, watchdog) says HELLO with
 // seq 0 without the port going away: the driver pushes everything again.
 func TestFakeBoardRestartPushesEverythingAgain(t *testing.T) {

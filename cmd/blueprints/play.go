@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -257,5 +258,50 @@ func openPlayBoard(ctx context.Context, v *viper.Viper, players int, last *lastD
 	if err != nil {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("blueprints play: scoreboard: %v", err)}
 	}
-	return s, nil
+	return &patientBoard{display: s, wait: boardWait}, nil
+}
+
+// boardWait is how long play waits for the board to take one change.
+const boardWait = 2 * time.Second
+
+// stuckWait is how long play waits a call for a board that let a call
+// run out of time, until it answers one in time again.
+const stuckWait = 50 * time.Millisecond
+
+// patientBoard waits for the board at most wait a call, and after a call
+// that ran out of time only stuckWait: the serial driver keeps what the
+// displays should show and pushes it once the board answers, so a board
+// that stalls never stalls the game.
+type patientBoard struct {
+	display
+	wait  time.Duration
+	stuck bool
+}
+
+func (b *patientBoard) call(ctx context.Context, f func(context.Context) error) error {
+	wait := b.wait
+	if b.stuck {
+		wait = stuckWait
+	}
+	cctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	err := f(cctx)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		b.stuck = true
+	} else if err == nil {
+		b.stuck = false
+	}
+	return err
+}
+
+func (b *patientBoard) SetScore(ctx context.Context, player, score int) error {
+	return b.call(ctx, func(ctx context.Context) error { return b.display.SetScore(ctx, player, score) })
+}
+
+func (b *patientBoard) SetText(ctx context.Context, player int, text string) error {
+	return b.call(ctx, func(ctx context.Context) error { return b.display.SetText(ctx, player, text) })
+}
+
+func (b *patientBoard) Alert(ctx context.Context, player int, d time.Duration) error {
+	return b.call(ctx, func(ctx context.Context) error { return b.display.Alert(ctx, player, d) })
 }

@@ -87,21 +87,29 @@ func linkFailed(err error) bool {
 	return errors.Is(err, hardware.ErrNoAck) || errors.Is(err, hardware.ErrNotConnected)
 }
 
-// persist runs f and, when the link failed, waits (up to --timeout) for the
-// driver to reconnect and push its state, then runs f again.
+// persist runs f, giving the board up to --timeout to take the change,
+// and, when the link failed, waits (up to --timeout again) for the driver
+// to reconnect and push its state, then runs f again. (Until the
+// fifty-third session f itself could wait for ever: a board restarting
+// over and over never confirms anything.)
 func persist(ctx context.Context, v *viper.Viper, sb hardware.Scoreboard, f func(context.Context) error) error {
-	err := f(ctx)
+	timeout := v.GetDuration("timeout")
+	fctx, fcancel := context.WithTimeout(ctx, timeout)
+	err := f(fctx)
+	fcancel()
 	s, ok := sb.(*hardware.Serial)
-	if err == nil || !ok || !linkFailed(err) {
-		return err
-	}
-	wctx, cancel := context.WithTimeout(ctx, v.GetDuration("timeout"))
-	defer cancel()
-	for linkFailed(err) {
-		if werr := s.WaitSynced(wctx); werr != nil {
-			return err
+	if err != nil && ok && linkFailed(err) {
+		wctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		for linkFailed(err) {
+			if werr := s.WaitSynced(wctx); werr != nil {
+				break
+			}
+			err = f(wctx)
 		}
-		err = f(wctx)
+	}
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return fmt.Errorf("the board did not take it within --timeout %v: %w", timeout, err)
 	}
 	return err
 }

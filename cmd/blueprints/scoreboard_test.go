@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/blueprints-companion/blueprints/hardware/simboard"
+	"github.com/spf13/viper"
 )
 
 func runBlueprints(t *testing.T, args ...string) (string, error) {
@@ -160,5 +163,66 @@ func TestScoreboardOnSimulatedBoard(t *testing.T) {
 	}
 	if !allLit || beeps != 1 {
 		t.Fatalf("scoreboard test: every segment lit %v, beeps %d; want true, 1", allLit, beeps)
+	}
+}
+
+// stalledBoard never takes a change: its calls wait until ctx ends (a
+// board restarting over and over, say).
+type stalledBoard struct {
+	waits []time.Duration // how long each call was given
+}
+
+func (b *stalledBoard) wait(ctx context.Context) error {
+	if d, ok := ctx.Deadline(); ok {
+		b.waits = append(b.waits, time.Until(d))
+	} else {
+		b.waits = append(b.waits, -1)
+	}
+	<-ctx.Done()
+	return fmt.Errorf("hardware: waiting for the scoreboard: %w", ctx.Err())
+}
+func (b *stalledBoard) SetScore(ctx context.Context, _, _ int) error       { return b.wait(ctx) }
+func (b *stalledBoard) SetText(ctx context.Context, _ int, _ string) error { return b.wait(ctx) }
+func (b *stalledBoard) Alert(ctx context.Context, _ int, _ time.Duration) error {
+	return b.wait(ctx)
+}
+func (b *stalledBoard) Close() error { return nil }
+
+// TestPersistGivesUpAfterTimeout: a change the board never takes ends
+// after --timeout with a message that says so (it used to wait for ever).
+func TestPersistGivesUpAfterTimeout(t *testing.T) {
+	v := viper.New()
+	v.Set("timeout", 100*time.Millisecond)
+	b := &stalledBoard{}
+	start := time.Now()
+	err := persist(context.Background(), v, nil, func(ctx context.Context) error { return b.SetScore(ctx, 0, 1) })
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("persist took %v", took)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "within --timeout 100ms") {
+		t.Fatalf("error %v, want one naming --timeout", err)
+	}
+}
+
+// TestPlayBoardDoesNotStallTheGame: play gives a stalled board boardWait
+// once, then only stuckWait a call.
+func TestPlayBoardDoesNotStallTheGame(t *testing.T) {
+	sb := &stalledBoard{}
+	b := &patientBoard{display: sb, wait: boardWait}
+	ctx := context.Background()
+	if err := b.SetScore(ctx, 0, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("first call: %v", err)
+	}
+	for i := 0; i < 3; i++ {
+		_ = b.SetText(ctx, i, "x")
+	}
+	_ = b.Alert(ctx, 0, time.Second)
+	if len(sb.waits) != 5 || sb.waits[0] <= stuckWait || sb.waits[0] > boardWait {
+		t.Fatalf("calls were given %v: want %v first", sb.waits, boardWait)
+	}
+	for _, w := range sb.waits[1:] {
+		if w > stuckWait {
+			t.Fatalf("calls were given %v: want at most %v after the first ran out", sb.waits, stuckWait)
+		}
 	}
 }
