@@ -48,6 +48,23 @@ type truthCard struct {
 	} `json:"cells"`
 }
 
+// checkDice reports a die in the truth's buildings that is not a material
+// (W, R, S, G) and pips (1-6), such as "W" or "X9".
+func (t *truthFile) checkDice() error {
+	for _, c := range t.Cards {
+		for r, row := range c.Building {
+			for col, cell := range row {
+				for _, die := range strings.Fields(cell) {
+					if len(die) != 2 || !strings.ContainsRune("WRSG", rune(die[0])) || die[1] < '1' || die[1] > '6' {
+						return fmt.Errorf("card of seat %d, building[%d][%d]: die %q: want a material W, R, S or G and pips 1-6, e.g. \"W3\"", c.Seat, r, col, die)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // conditions names the conditions an image was made under, for the
 // per-condition tallies.
 func (t *truthFile) conditions() []string {
@@ -249,8 +266,14 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			return rep, err
 		}
 		var truth truthFile
-		if json.Unmarshal(data, &truth) != nil || truth.Image == "" {
-			continue
+		if err := json.Unmarshal(data, &truth); err != nil {
+			return rep, fmt.Errorf("%s: not a truth file: %w", tf, err)
+		}
+		if truth.Image == "" {
+			continue // another JSON file beside the stills
+		}
+		if err := truth.checkDice(); err != nil {
+			return rep, fmt.Errorf("%s: %w", tf, err)
 		}
 		cam, err := ParseTruthCamera(data)
 		if err != nil {

@@ -9,12 +9,14 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 	"github.com/blueprints-companion/blueprints/vision/internal/mlp"
 	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 	"gocv.io/x/gocv"
@@ -388,6 +390,13 @@ func (d *Detector) DetectFile(path string, cam Camera) (Result, error) {
 // readImage reads an image file as a BGR frame (ErrImage, naming the
 // file, where it cannot).
 func readImage(path string) (gocv.Mat, error) {
+	if f, err := os.Open(path); err == nil {
+		err = imgsize.Check(f)
+		f.Close()
+		if err != nil {
+			return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
+		}
+	}
 	img := gocv.IMRead(path, gocv.IMReadColor)
 	if img.Empty() {
 		img.Close()

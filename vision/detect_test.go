@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/blueprints-companion/blueprints/vision/cardmodel"
+	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 	"github.com/blueprints-companion/blueprints/vision/internal/pix"
 	"gocv.io/x/gocv"
 )
@@ -131,6 +132,13 @@ func TestDetectBadInput(t *testing.T) {
 	_, err = d.DetectFile(path, cam)
 	assert.ErrorIs(t, err, ErrImage)
 	assert.ErrorContains(t, err, path+": ")
+	// a file too large to decode is refused by its header (OpenCV aborted
+	// the process on one over 2^30 pixels)
+	huge := filepath.Join(t.TempDir(), "huge.png")
+	require.NoError(t, os.WriteFile(huge, imgsize.PNGHeader(65535, 65535), 0o644))
+	_, err = d.DetectFile(huge, cam)
+	assert.ErrorIs(t, err, ErrImage)
+	assert.ErrorContains(t, err, "65535x65535")
 	least := gocv.NewMatWithSize(MinFrameSide, MinFrameSide, gocv.MatTypeCV8UC3)
 	defer least.Close()
 	res, err = d.Detect(least, cam)
@@ -1038,4 +1046,44 @@ func TestWilson95(t *testing.T) {
 	assert.Greater(t, tl.High95, tl.Rate)
 	lo, hi := Tally{}.Interval95()
 	assert.Zero(t, lo+hi, "nothing counted, no interval")
+}
+
+// TestBenchBadTruth: a truth file the bench cannot score is named with
+// what is wrong in it (a die "W" used to panic the bench; a damaged file
+// was skipped without a word).
+func TestBenchBadTruth(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	var tr map[string]any
+	require.NoError(t, json.Unmarshal(data, &tr))
+	img, err := os.ReadFile(filepath.Join(corpus, tr["image"].(string)))
+	require.NoError(t, err)
+	d := NewDetector(Options{})
+	defer d.Close()
+	for name, c := range map[string]struct {
+		truth func() []byte
+		want  string
+	}{
+		"one-letter die": {func() []byte {
+			cards := tr["cards"].([]any)
+			card := cards[0].(map[string]any)
+			card["building"] = []any{[]any{"W", ""}, []any{"", ""}, []any{"", ""}}
+			b, _ := json.Marshal(tr)
+			return b
+		}, `die "W"`},
+		"damaged file": {func() []byte { return data[:len(data)/2] }, "not a truth file"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "still_0000.json"), c.truth(), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, tr["image"].(string)), img, 0o644))
+			_, err := d.Bench(dir, 0)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, "still_0000.json")
+			assert.ErrorContains(t, err, c.want)
+		})
+	}
 }

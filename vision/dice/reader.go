@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/blueprints-companion/blueprints/vision/dice/internal/aug"
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 )
 
 // The committed model, trained by `make dice-model` (vision/dice/train): one
@@ -271,6 +273,9 @@ func LoadImage(path string) (*Image, error) {
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: %s is empty", ErrImage, path)
+	}
+	if err := imgsize.Check(bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
 	}
 	m, err := gocv.IMDecode(data, gocv.IMReadColor)
 	if err != nil {

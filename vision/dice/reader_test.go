@@ -13,6 +13,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/cnn"
+	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 )
 
 // datasetDir is the real-photo data set, beside the repository clone
@@ -167,7 +168,11 @@ func TestLoadErrors(t *testing.T) {
 	if err := os.WriteFile(notImage, []byte("not a jpeg"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{notImage, filepath.Join(dir, "missing.jpg"), dir} {
+	huge := filepath.Join(dir, "huge.png") // OpenCV aborted on it
+	if err := os.WriteFile(huge, imgsize.PNGHeader(65535, 65535), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{notImage, filepath.Join(dir, "missing.jpg"), dir, huge} {
 		if im, err := LoadImage(p); !errors.Is(err, ErrImage) {
 			if im != nil {
 				im.Close()
