@@ -59,21 +59,32 @@ func Parse(b []byte) (Model, error) {
 	return m, nil
 }
 
-// Validate checks that the grid fits on the card, a die fits in a cell and
-// the printed frame, if any, runs between the card's edge and the grid.
+// The sizes Validate accepts (mm): a card the size of a playing card to a
+// board; a die the size of a small one or larger. Beyond them the vision
+// code's searches, which step in millimetres, would run for hours (a card
+// 1e6 mm wide) or for ever (NaN, 1e300). (Fifty-third session.)
+const (
+	MinCardSide = 20
+	MaxCardSide = 1000
+	MinDie      = 5
+)
+
+// Validate checks that the card's and the die's sizes are in range, the
+// grid fits on the card, a die fits in a cell and the printed frame, if
+// any, runs between the card's edge and the grid.
 func (m Model) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("cardmodel: %w: %s", ErrInvalid, fmt.Sprintf(format, a...))
 	}
 	switch {
-	case m.CardWidth <= 0 || m.CardHeight <= 0:
-		return bad("card size %gx%g mm must be positive", m.CardWidth, m.CardHeight)
+	case !(m.CardWidth >= MinCardSide && m.CardWidth <= MaxCardSide && m.CardHeight >= MinCardSide && m.CardHeight <= MaxCardSide):
+		return bad("card size %gx%g mm out of range %g..%g", m.CardWidth, m.CardHeight, float64(MinCardSide), float64(MaxCardSide))
 	case m.CardThickness < 0 || m.CardThickness > 5:
 		return bad("card thickness %g mm out of range 0..5", m.CardThickness)
 	case m.Rows != 3 || m.Cols != 2:
 		return bad("grid %dx%d, want 3 rows x 2 columns", m.Rows, m.Cols)
-	case m.Cell <= 0 || m.Die <= 0:
-		return bad("cell %g mm and die %g mm must be positive", m.Cell, m.Die)
+	case !(m.Cell > 0 && m.Die >= MinDie):
+		return bad("cell %g mm and die %g mm: want a die at least %g mm", m.Cell, m.Die, float64(MinDie))
 	case m.Die > m.Cell:
 		return bad("die %g mm larger than cell %g mm", m.Die, m.Cell)
 	case m.GridOrigin[0] < 0 || m.GridOrigin[1] < 0 ||

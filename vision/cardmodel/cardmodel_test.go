@@ -24,6 +24,10 @@ func TestParseRejects(t *testing.T) {
 		{"grid off the left half", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[30,8],"cell_mm":18,"die_mm":16}`},
 		{"wrong grid", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":2,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16}`},
 		{"frame over the grid", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16,"frame_inset_mm":9}`},
+		{"huge card (detect ran for hours)", `{"card_width_mm":1e6,"card_height_mm":1e6,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16}`},
+		{"card of 1e300 mm", `{"card_width_mm":1e300,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16}`},
+		{"tiny card", `{"card_width_mm":11,"card_height_mm":7,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[0.8,0.8],"cell_mm":1.8,"die_mm":1.6}`},
+		{"tiny die", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":1}`},
 		{"frame outside the card", `{"card_width_mm":110,"card_height_mm":70,"grid_rows":3,"grid_cols":2,"grid_origin_mm":[8,8],"cell_mm":18,"die_mm":16,"frame_inset_mm":-1}`},
 	}
 	for _, c := range cases {
