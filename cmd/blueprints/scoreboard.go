@@ -72,9 +72,10 @@ func openBoard(ctx context.Context, v *viper.Viper, name string, out io.Writer) 
 	if timeout <= 0 {
 		return nil, 0, &exitError{code: 2, msg: fmt.Sprintf("blueprints scoreboard %s: --timeout %v: want a positive duration", name, timeout)}
 	}
-	octx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	s, err := hardware.OpenSerial(octx, hardware.SerialOptions{Port: port, VIDPID: vidpid, HandshakeTimeout: timeout})
+	// (--timeout bounds the handshake alone: a deadline of the same time on
+	// ctx too hid the handshake's own message, such as bytes arriving that
+	// are not scoreboard frames, behind "context deadline exceeded")
+	s, err := hardware.OpenSerial(ctx, hardware.SerialOptions{Port: port, VIDPID: vidpid, HandshakeTimeout: timeout})
 	if err != nil {
 		return nil, 0, &exitError{code: 1, msg: fmt.Sprintf("blueprints scoreboard %s: %v", name, err)}
 	}
