@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -57,6 +58,9 @@ confidence, so a person can see why.`,
 	return cmd
 }
 
+// maxSeats is the most seats --seats names: a game has 2-4 players.
+const maxSeats = 4
+
 // newDetector makes the detector the flags ask for: the card model, and
 // the cell reader (the built-in networks, others from --cell-model DIR, or
 // the hand-written rules with --classical).
@@ -65,10 +69,18 @@ func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
 	if seats := strings.TrimSpace(v.GetString("seats")); seats != "" {
 		for i, f := range strings.Split(seats, ",") {
 			deg, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || deg < -360 || deg > 360 {
+			if err != nil || !(deg >= -360 && deg <= 360) { // (NaN too)
 				return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --seats: seat %d: %q is not an angle in degrees (-360..360)", name, i, strings.TrimSpace(f))}
 			}
+			for j, other := range opts.SeatUp {
+				if math.Mod(deg-other+720, 360) == 0 {
+					return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --seats: seats %d and %d both face %g degrees: their cards could not be told apart", name, j, i, deg)}
+				}
+			}
 			opts.SeatUp = append(opts.SeatUp, deg)
+		}
+		if len(opts.SeatUp) > maxSeats {
+			return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision %s: --seats: %d angles, but a game has at most %d players", name, len(opts.SeatUp), maxSeats)}
 		}
 	}
 	if views := strings.TrimSpace(v.GetString("views")); views != "" {
@@ -126,8 +138,8 @@ func parseViews(s string) (vision.Views, error) {
 	vw := vision.Views{Height: n[0], Material: n[1], Pips: n[2]}
 	if len(parts) == 4 {
 		b, err := strconv.ParseFloat(strings.TrimSpace(parts[3]), 64)
-		if err != nil || b <= 0 {
-			return vision.Views{}, fmt.Errorf("%q: %q is not a probability above 0", s, parts[3])
+		if err != nil || !(b > 0 && b <= 1) {
+			return vision.Views{}, fmt.Errorf("%q: %q is not a probability above 0 and at most 1", s, parts[3])
 		}
 		vw.HeightBelow = b
 	}

@@ -88,6 +88,9 @@ func newDieReader(v *viper.Viper) (*dieReader, error) {
 			if err != nil {
 				return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision dice: --model: %v", err)}
 			}
+			if len(b) == 0 { // (an empty Model means the built-in one)
+				return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints vision dice: --model: %s is empty", path)}
+			}
 			opt.Model = b
 		}
 		r, err := dice.NewReader(opt)

@@ -78,6 +78,7 @@ func TestVisionDiceErrors(t *testing.T) {
 		"both modes":         {[]string{"--image", img, "--yolo", labels, "--dataset", dir}, "not both"},
 		"bad method":         {[]string{"--image", img, "--yolo", labels, "--method", "magic"}, "--method"},
 		"bad model":          {[]string{"--image", img, "--yolo", labels, "--model", notImage}, "model"},
+		"empty model":        {[]string{"--image", img, "--yolo", labels, "--model", write("empty.cnn", "")}, "empty.cnn is empty"},
 		"bad passes":         {[]string{"--image", img, "--yolo", labels, "--passes", "3"}, "--passes"},
 		"bad boxes":          {[]string{"--image", img, "--yolo", labels, "--boxes", "2"}, "--boxes"},
 		"dataset not a set":  {[]string{"--dataset", dir}, "--dataset"},
