@@ -84,23 +84,36 @@ func (c *Camera) Validate() error {
 			}
 		}
 	}
+	r := c.R
+	if det := r[0][0]*(r[1][1]*r[2][2]-r[1][2]*r[2][1]) - r[0][1]*(r[1][0]*r[2][2]-r[1][2]*r[2][0]) + r[0][2]*(r[1][0]*r[2][1]-r[1][1]*r[2][0]); det < 0 {
+		return fmt.Errorf("%w: R is a reflection, not a rotation (determinant %.3f): the image would be read mirrored", ErrCamera, det)
+	}
 	if c.Center().Z <= 0 {
 		return fmt.Errorf("%w: the camera is not above the table (z = %.1f mm)", ErrCamera, c.Center().Z)
 	}
+	// The optical axis in the world is R's third row; the table's normal
+	// is +z.
+	if tilt := math.Acos(max(-1, min(1, -r[2][2]))) * 180 / math.Pi; !(tilt <= MaxTiltDeg) {
+		return fmt.Errorf("%w: the camera looks %.0f degrees away from straight down, more than %d (an overhead camera is wanted)", ErrCamera, tilt, MaxTiltDeg)
+	}
 	return nil
 }
+
+// MaxTiltDeg is how far from straight down a camera may look (the
+// renders' cameras look at most 25 degrees away).
+const MaxTiltDeg = 60
 
 // ParseTruthCamera takes only the camera (intrinsics and pose) from a
 // renderer truth file, nothing else of it; it stands in for calibration.
 func ParseTruthCamera(data []byte) (Camera, error) {
 	var tf struct {
 		Camera *struct {
-			Fx *float64       `json:"fx"`
-			Fy *float64       `json:"fy"`
-			Cx *float64       `json:"cx"`
-			Cy *float64       `json:"cy"`
-			R  *[3][3]float64 `json:"R"`
-			T  *[3]float64    `json:"t"`
+			Fx *float64    `json:"fx"`
+			Fy *float64    `json:"fy"`
+			Cx *float64    `json:"cx"`
+			Cy *float64    `json:"cy"`
+			R  [][]float64 `json:"R"`
+			T  []float64   `json:"t"`
 		} `json:"camera"`
 	}
 	if err := json.Unmarshal(data, &tf); err != nil {
@@ -115,7 +128,18 @@ func ParseTruthCamera(data []byte) (Camera, error) {
 			return Camera{}, fmt.Errorf("%w: camera.%s missing", ErrCamera, name)
 		}
 	}
-	cam := Camera{Fx: *c.Fx, Fy: *c.Fy, Cx: *c.Cx, Cy: *c.Cy, R: *c.R, T: *c.T}
+	// (exactly 3x3 and 3: a short array would be filled with zeros)
+	if len(c.R) != 3 || len(c.R[0]) != 3 || len(c.R[1]) != 3 || len(c.R[2]) != 3 {
+		return Camera{}, fmt.Errorf("%w: camera.R must be 3 rows of 3 numbers", ErrCamera)
+	}
+	if len(c.T) != 3 {
+		return Camera{}, fmt.Errorf("%w: camera.t must be 3 numbers, got %d", ErrCamera, len(c.T))
+	}
+	cam := Camera{Fx: *c.Fx, Fy: *c.Fy, Cx: *c.Cx, Cy: *c.Cy}
+	for i := range 3 {
+		copy(cam.R[i][:], c.R[i])
+	}
+	copy(cam.T[:], c.T)
 	return cam, cam.Validate()
 }
 

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -55,6 +56,11 @@ func TestParseTruthCamera(t *testing.T) {
 		"not rotation": `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[2,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,600]}}`,
 		"below table":  `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,-600]}}`,
 		"negative f":   `{"camera":{"fx":-1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,600]}}`,
+		"reflection":   `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[-1,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,600]}}`,
+		"looking up":   `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,1,0],[0,0,1]],"t":[0,0,-600]}}`,
+		"sideways":     `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,0,-1],[0,1,0]],"t":[0,600,0]}}`,
+		"short t":      `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,-1,0],[0,0,-1]],"t":[1,2]}}`,
+		"short R":      `{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,-1,0]],"t":[0,0,600]}}`,
 	}
 	for name, in := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -88,4 +94,30 @@ func TestConvexHullAndInside(t *testing.T) {
 	q := [4][2]float64{{0, 0}, {10, 0}, {10, 10}, {0, 10}}
 	assert.True(t, insideQuad(q, 5, 5, 2))
 	assert.False(t, insideQuad(q, 1, 5, 2), "within the margin of an edge")
+}
+
+// FuzzParseTruthCamera: any bytes give a camera that passes Validate or
+// an ErrCamera, never a panic; a camera accepted projects the point on the
+// table below it into view.
+func FuzzParseTruthCamera(f *testing.F) {
+	f.Add([]byte(`{"camera":{"fx":1000,"fy":1000,"cx":639.5,"cy":359.5,"R":[[1,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,600]}}`))
+	f.Add([]byte(`{"camera":{"fx":1000,"fy":1000,"cx":0,"cy":0,"R":[[1,0,0],[0,-1,0]],"t":[1,2]}}`))
+	f.Add([]byte(`{"camera":{"fx":1e300,"fy":1e-300,"cx":1e12,"cy":0,"R":[[-1,0,0],[0,-1,0],[0,0,-1]],"t":[0,0,1e9]}}`))
+	f.Add([]byte(`{"camera":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseTruthCamera(data)
+		if err != nil {
+			if !errors.Is(err, ErrCamera) {
+				t.Fatalf("error does not wrap ErrCamera: %v", err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("accepted camera fails validation: %v", err)
+		}
+		o := c.Center()
+		if _, _, ok := c.Project(Vec3{o.X, o.Y, 0}); !ok {
+			t.Fatalf("an accepted camera does not see the table below it: %+v", c)
+		}
+	})
 }
