@@ -73,21 +73,49 @@ func checkOptions(opts *Options) error {
 	if n < MinPlayers || n > MaxPlayers {
 		return fmt.Errorf("%w: %d players, want %d to %d", ErrBadOptions, n, MinPlayers, MaxPlayers)
 	}
-	for i, p := range opts.Players {
-		if p == "" {
-			return fmt.Errorf("%w: player %d has no name", ErrBadOptions, i+1)
-		}
-		for _, q := range opts.Players[:i] {
-			if p == q {
-				return fmt.Errorf("%w: two players named %q", ErrBadOptions, p)
-			}
-		}
+	if err := checkNames(opts.Players); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadOptions, err)
+	}
+	if err := opts.VP.check(); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadOptions, err)
 	}
 	if opts.First < 0 || opts.First >= n {
 		return fmt.Errorf("%w: first player %d, want 0 to %d", ErrBadOptions, opts.First, n-1)
 	}
 	if len(opts.Catalogue.Cards) < Rounds*n {
 		return fmt.Errorf("%w: %d blueprint cards, a %d-player game needs %d", ErrBadOptions, len(opts.Catalogue.Cards), n, Rounds*n)
+	}
+	return nil
+}
+
+// checkNames reports an empty name or two players of one name.
+func checkNames(players []string) error {
+	for i, p := range players {
+		if p == "" {
+			return fmt.Errorf("player %d has no name", i+1)
+		}
+		for _, q := range players[:i] {
+			if p == q {
+				return fmt.Errorf("two players named %q", p)
+			}
+		}
+	}
+	return nil
+}
+
+// MaxVP is the most victory points one award or prize may be worth.
+const MaxVP = 99
+
+// check reports an award or prize worth less than 0 or more than MaxVP
+// points (a game's totals would overflow, or go down with a win).
+func (vp VictoryPoints) check() error {
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"gold", vp.Gold}, {"silver", vp.Silver}, {"bronze", vp.Bronze}, {"prize", vp.Prize}} {
+		if v.n < 0 || v.n > MaxVP {
+			return fmt.Errorf("%s worth %d victory points, want 0 to %d", v.name, v.n, MaxVP)
+		}
 	}
 	return nil
 }

@@ -397,6 +397,27 @@ func TestReplayRejectsTamperedLogs(t *testing.T) {
 			i := find(InDemandDrawn)
 			evs[i].Dice[1].Mat = evs[i].Dice[0].Mat
 		},
+		// (the setup copied: the game's own events share it)
+		"gold worth 2^62 points": func(evs []Event) {
+			su := *evs[0].Setup
+			su.VP.Gold = 1 << 62
+			evs[0].Setup = &su
+		},
+		"gold worth -5 points": func(evs []Event) {
+			su := *evs[0].Setup
+			su.VP.Gold = -5
+			evs[0].Setup = &su
+		},
+		"two players of one name": func(evs []Event) {
+			su := *evs[0].Setup
+			su.Players = []string{su.Players[0], su.Players[0], su.Players[2]}
+			evs[0].Setup = &su
+		},
+		"a player without a name": func(evs []Event) {
+			su := *evs[0].Setup
+			su.Players = []string{su.Players[0], "", su.Players[2]}
+			evs[0].Setup = &su
+		},
 	}
 	for name, tamper := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -406,6 +427,8 @@ func TestReplayRejectsTamperedLogs(t *testing.T) {
 			assert.Error(t, err)
 		})
 	}
+	_, err := Replay(g.Events())
+	assert.NoError(t, err, "the untampered log")
 }
 
 func mustReplay(t testing.TB, evs []Event) *State {

@@ -228,6 +228,12 @@ func (s *State) apply(e *Event) error {
 		if e.Setup.First < 0 || e.Setup.First >= n {
 			return badEvent(e, "first player %d of %d", e.Setup.First, n)
 		}
+		if err := checkNames(e.Setup.Players); err != nil {
+			return badEvent(e, "%v", err)
+		}
+		if err := e.Setup.VP.check(); err != nil {
+			return badEvent(e, "%v", err)
+		}
 		s.Setup = *e.Setup
 		s.Setup.Players = append([]string(nil), e.Setup.Players...)
 		s.N = n
