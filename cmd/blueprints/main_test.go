@@ -427,3 +427,24 @@ func TestPlayLogReplaysToTheSameResults(t *testing.T) {
 	require.Equal(t, 0, code, msg)
 	assert.JSONEq(t, results, repJSON)
 }
+
+// TestSettingOfTheWrongType: a setting from the environment or the config
+// file that is not of its flag's type is named, not read as 0.
+func TestSettingOfTheWrongType(t *testing.T) {
+	t.Setenv("BLUEPRINTS_GAMES", "abc")
+	_, code, msg := run(t, "", "simulate", "--players", "2")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, `setting games (BLUEPRINTS_GAMES or the config file): "abc" is not a whole number`)
+	t.Setenv("BLUEPRINTS_GAMES", "3")
+	_, code, msg = run(t, "", "simulate", "--players", "2", "--seed", "1")
+	assert.Equal(t, 0, code, msg)
+	t.Setenv("BLUEPRINTS_GAMES", "")
+	cfg := filepath.Join(t.TempDir(), "b.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("players: [1]\nmistakes: lots\n"), 0o644))
+	_, code, msg = run(t, "", "--config", cfg, "play")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, msg, "is not a")
+	// a flag given on the command line wins over a bad setting
+	_, code, msg = run(t, "", "--config", cfg, "play", "--players", "2", "--mistakes", "0")
+	assert.Equal(t, 0, code, msg)
+}

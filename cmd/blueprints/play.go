@@ -37,7 +37,9 @@ engine rejects with the rule it breaks, leaving the game untouched), scoring
 the rounds, and handing out awards and prizes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			return runPlay(cmd, v)
 		},
 	}

@@ -132,7 +132,9 @@ and product, to find the scoreboard for --port or --vid-pid. Pseudo-terminals
 scoreboard only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
 			if v.GetBool("virtual") {
 				fmt.Fprintf(out, "virtual\tterminal scoreboard, %d displays\n", v.GetInt("displays"))
@@ -178,7 +180,9 @@ func newScoreboardTestCmd(v *viper.Viper) *cobra.Command {
 blink the first display with one beep, hold for --hold, then clear.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			hold := v.GetDuration("hold")
 			if hold < 0 {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints scoreboard test: --hold %v: want 0 or more", hold)}
@@ -225,7 +229,9 @@ func newScoreboardShowCmd(v *viper.Viper) *cobra.Command {
 -9999999..99999999). The board keeps showing them after the command ends.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			scores, err := parseScores(v.GetString("scores"))
 			if err != nil {
 				return &exitError{code: 2, msg: "blueprints scoreboard show: --scores: " + err.Error()}

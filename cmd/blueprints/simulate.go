@@ -27,7 +27,9 @@ game's event log as JSON lines; with one game, the game's results are printed
 too, exactly as 'blueprints replay FILE' prints them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			players, games := v.GetInt("players"), v.GetInt("games")
 			if players < engine.MinPlayers || players > engine.MaxPlayers {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints simulate: --players %d: want 2 to 4", players)}
@@ -118,7 +120,9 @@ not an event exits 2, an event that breaks the rules exits 1; either way the
 games (and rounds) replayed before it are printed first.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			data, err := os.ReadFile(args[0])
 			if err != nil {
 				return &exitError{code: 2, msg: fmt.Sprintf("blueprints replay: %v", err)}

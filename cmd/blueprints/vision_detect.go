@@ -45,7 +45,9 @@ each card's outline and seat, the cell grid, and every reading with its
 confidence, so a person can see why.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			return runVisionDetect(cmd.OutOrStdout(), cmd.ErrOrStderr(), v)
 		},
 	}
@@ -329,7 +331,9 @@ median milliseconds per frame.
   blueprints vision bench --corpus vision/testdata/synth/stills --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			corpus := v.GetString("corpus")
 			if corpus == "" {
 				return &exitError{code: 2, msg: "blueprints vision bench: --corpus is required"}

@@ -44,7 +44,9 @@ slow); --boxes N reads N placements of each box (1: as given, or 3: also
 moved up and down a little, the default).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bindFlags(v, cmd)
+			if err := bindFlags(v, cmd); err != nil {
+				return err
+			}
 			return runVisionDice(cmd.OutOrStdout(), v)
 		},
 	}
