@@ -180,8 +180,13 @@ func runStills(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *players < 0 || *players > 4 {
 		return fmt.Errorf("--players %d not in 0-4", *players)
 	}
-	if *quality < 0 || *quality > 100 || *noise > 50 || *blur > 20 {
+	if *quality < 0 || *quality > 100 || !(*noise <= 50) || !(*blur <= 20) {
 		return fmt.Errorf("--jpeg-quality %d (0-100), --noise %g (at most 50), --blur %g (at most 20) out of range", *quality, *noise, *blur)
+	}
+	for name, p := range map[string]float64{"--hand": *hand, "--screen": *screen, "--glare": *glare} {
+		if !(p >= 0 && p <= 1) { // (NaN too)
+			return fmt.Errorf("%s %g: want a chance from 0 to 1", name, p)
+		}
 	}
 	opt, ropt, err := c.options()
 	if err != nil {
@@ -314,6 +319,9 @@ func runContact(args []string, stdout, stderr io.Writer) error {
 	crop := fs.Bool("crop", false, "show the card with the tallest stack of each image, not the whole frame")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cols < 1 || *cols > 64 || *width < 16 || *width > 2000 {
+		return fmt.Errorf("--cols %d (1-64), --thumb %d (16-2000 px) out of range", *cols, *width)
 	}
 	if *out == "" {
 		*out = filepath.Join(*in, "contact_sheet.png")

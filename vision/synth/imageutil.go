@@ -5,7 +5,10 @@ import (
 	"image"
 	_ "image/jpeg" // decode corpus images
 	_ "image/png"
+	"io"
 	"os"
+
+	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 )
 
 func decodeFile(path string) (image.Image, error) {
@@ -14,6 +17,12 @@ func decodeFile(path string) (image.Image, error) {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
 	defer f.Close()
+	if err := imgsize.Check(f); err != nil {
+		return nil, fmt.Errorf("synth: decode %s: %w", path, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
 	img, _, err := image.Decode(f)
 	if err != nil {
 		return nil, fmt.Errorf("synth: decode %s: %w", path, err)

@@ -256,6 +256,14 @@ func ReadTruth(r io.Reader) (*Truth, error) {
 }
 
 // Validate checks a decoded truth file.
+// nearImage reports whether pixel p lies within ten image sizes of the
+// image (a card partly out of view has corners outside it; a corner at
+// 1e12 px made overlay draw for hours).
+func (t *Truth) nearImage(p [2]float64) bool {
+	w, h := float64(t.Width), float64(t.Height)
+	return p[0] >= -10*w && p[0] <= 11*w && p[1] >= -10*h && p[1] <= 11*h
+}
+
 func (t *Truth) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("synth: %w: %s", ErrTruth, fmt.Sprintf(format, a...))
@@ -305,7 +313,15 @@ func (t *Truth) Validate() error {
 				}
 			}
 		}
+		for k, p := range card.CornersPx {
+			if !t.nearImage(p) {
+				return bad("card %d: corner %d at %v px, far outside the %dx%d image", i, k, p, t.Width, t.Height)
+			}
+		}
 		for _, cell := range card.Cells {
+			if !t.nearImage(cell.TopPx) {
+				return bad("card %d: cell %d,%d top at %v px, far outside the %dx%d image", i, cell.Row, cell.Col, cell.TopPx, t.Width, t.Height)
+			}
 			if cell.Row < 0 || cell.Row > 2 || cell.Col < 0 || cell.Col > 1 {
 				return bad("card %d: cell %d,%d out of the grid", i, cell.Row, cell.Col)
 			}
