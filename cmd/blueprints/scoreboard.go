@@ -137,7 +137,11 @@ scoreboard only.`,
 			}
 			out := cmd.OutOrStdout()
 			if v.GetBool("virtual") {
-				fmt.Fprintf(out, "virtual\tterminal scoreboard, %d displays\n", v.GetInt("displays"))
+				n := v.GetInt("displays")
+				if n < 1 || n > hardware.MaxDisplays {
+					return &exitError{code: 2, msg: fmt.Sprintf("blueprints scoreboard list: --displays %d: want 1..%d", n, hardware.MaxDisplays)}
+				}
+				fmt.Fprintf(out, "virtual\tterminal scoreboard, %d displays\n", n)
 				return nil
 			}
 			ports, err := hardware.ListPorts()

@@ -95,6 +95,7 @@ func TestScoreboardCommandErrors(t *testing.T) {
 		{"bad scores", []string{"scoreboard", "show", "--virtual", "--scores", "1,a"}, 2, `"a" is not a whole number`},
 		{"too many for the board", []string{"scoreboard", "show", "--virtual", "--displays", "2", "--scores", "1,2,3"}, 2, "3 scores but the board has 2 displays"},
 		{"bad displays", []string{"scoreboard", "test", "--virtual", "--displays", "9"}, 2, "--displays 9"},
+		{"list bad displays", []string{"scoreboard", "list", "--virtual", "--displays", "-5"}, 2, "--displays -5"},
 		{"bad vid-pid", []string{"scoreboard", "test", "--vid-pid", "2341"}, 2, "VID:PID"},
 		{"missing port", []string{"scoreboard", "show", "--port", filepath.Join(t.TempDir(), "none"), "--scores", "1"}, 1, "does not exist"},
 		{"bad brightness", []string{"scoreboard", "show", "--virtual", "--scores", "1", "--brightness", "16"}, 2, "--brightness 16"},

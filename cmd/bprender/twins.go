@@ -78,8 +78,8 @@ func runTwins(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	end := *stills
-	if *count > 0 {
-		end = min(end, *first+*count)
+	if *count > 0 && *count < end-*first {
+		end = *first + *count // (not first+count: it overflowed at huge counts)
 	}
 	type result struct {
 		twins  []synth.Twin
