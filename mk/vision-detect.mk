@@ -164,7 +164,7 @@ CELL_FLAGS   ?= -epochs 30 -hidden 64 -pip-convs 16,32,64 -pip-side 32 -pip-cnn-
   -height-members 0 -height-cnn-members 2 -height-convs 48,96 -height-cnn-hidden 128 \
   -material-convs 32,64 -material-cnn-hidden 64 -pip-glass-weight 3 \
   -train top,pips,height,height-cnn,material-cnn -seed 1
-FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal ./vision:FuzzParseTruthCamera
+FUZZ_TARGETS += ./vision/internal/mlp:FuzzUnmarshal ./vision:FuzzParseTruthCamera ./vision/internal/imgsize:FuzzCheck
 
 .PHONY: cell-train-data cell-model
 cell-train-data: render-deps

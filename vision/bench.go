@@ -197,6 +197,10 @@ type BenchReport struct {
 	// that times from different processors can be told apart.
 	Kernels  string   `json:"kernels"`
 	Failures []string `json:"failures,omitempty"`
+	// Skipped names each frame the bench could not score and why (an
+	// unreadable image, a damaged truth file): the bench goes on without
+	// it, and the figures above leave it out.
+	Skipped []string `json:"skipped_frames,omitempty"`
 }
 
 // Kernels says which kernels the detector runs on this processor: the
@@ -241,7 +245,10 @@ type ConfidenceTally struct {
 }
 
 // Bench runs Detect on every image of dir that has a truth file beside it
-// (NAME.json next to the image it names) and compares.
+// (NAME.json next to the image it names) and compares. A frame it cannot
+// score (its image or truth file unreadable or damaged) is listed in the
+// report's Skipped and left out; the error is for the corpus as a whole
+// (and for --cells-out's writes).
 func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	rep := BenchReport{PerMaterial: map[string]Tally{}, PerHeight: map[string]Tally{}, PerCondition: map[string]Tally{}, HeightPerSlide: map[string]Tally{}, StackPerSlide: map[string]Tally{}, StackPerTop: map[string]Tally{}, StackPerRule: map[string]Tally{}, StackPerCrowding: map[string]Tally{}}
 	rep.ByConfidence = make([]ConfidenceTally, len(ConfidenceSteps))
@@ -263,21 +270,25 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 	for _, tf := range files {
 		data, err := os.ReadFile(tf)
 		if err != nil {
-			return rep, err
+			rep.skip(err)
+			continue
 		}
 		var truth truthFile
 		if err := json.Unmarshal(data, &truth); err != nil {
-			return rep, fmt.Errorf("%s: not a truth file: %w", tf, err)
+			rep.skip(fmt.Errorf("%s: not a truth file: %w", tf, err))
+			continue
 		}
 		if truth.Image == "" {
 			continue // another JSON file beside the stills
 		}
 		if err := truth.checkDice(); err != nil {
-			return rep, fmt.Errorf("%s: %w", tf, err)
+			rep.skip(fmt.Errorf("%s: %w", tf, err))
+			continue
 		}
 		cam, err := ParseTruthCamera(data)
 		if err != nil {
-			return rep, fmt.Errorf("%s: %w", tf, err)
+			rep.skip(fmt.Errorf("%s: %w", tf, err))
+			continue
 		}
 		if d.inPlayFromTruth {
 			d.inPlay = 0
@@ -289,7 +300,8 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 		}
 		res, ms, err := d.timedDetect(filepath.Join(filepath.Dir(tf), truth.Image), cam)
 		if err != nil {
-			return rep, err
+			rep.skip(err)
+			continue
 		}
 		times = append(times, ms)
 		if truth.Width == 1280 && len(truth.Cards) == 4 {
@@ -570,6 +582,8 @@ func wilson95(right, total int) (lo, hi float64) {
 	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / den
 	return max(0, mid-half), min(1, mid+half)
 }
+
+func (r *BenchReport) skip(err error) { r.Skipped = append(r.Skipped, err.Error()) }
 
 func (r *BenchReport) fail(max int, format string, args ...any) {
 	if len(r.Failures) < max {

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -390,12 +389,8 @@ func (d *Detector) DetectFile(path string, cam Camera) (Result, error) {
 // readImage reads an image file as a BGR frame (ErrImage, naming the
 // file, where it cannot).
 func readImage(path string) (gocv.Mat, error) {
-	if f, err := os.Open(path); err == nil {
-		err = imgsize.Check(f)
-		f.Close()
-		if err != nil {
-			return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
-		}
+	if _, err := imgsize.ReadFile(path); err != nil {
+		return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
 	}
 	img := gocv.IMRead(path, gocv.IMReadColor)
 	if img.Empty() {

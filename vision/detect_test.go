@@ -139,6 +139,15 @@ func TestDetectBadInput(t *testing.T) {
 	_, err = d.DetectFile(huge, cam)
 	assert.ErrorIs(t, err, ErrImage)
 	assert.ErrorContains(t, err, "65535x65535")
+	// a JPEG cut short is refused (OpenCV read it as far as it went and
+	// greyed the rest, with only libjpeg's warning on stderr)
+	whole, err := os.ReadFile(filepath.Join(corpus, "still_0000.jpg"))
+	require.NoError(t, err)
+	cut := filepath.Join(t.TempDir(), "cut.jpg")
+	require.NoError(t, os.WriteFile(cut, whole[:len(whole)/2], 0o644))
+	_, err = d.DetectFile(cut, cam)
+	assert.ErrorIs(t, err, ErrImage)
+	assert.ErrorContains(t, err, cut+": the JPEG file ends before its end-of-image marker")
 	least := gocv.NewMatWithSize(MinFrameSide, MinFrameSide, gocv.MatTypeCV8UC3)
 	defer least.Close()
 	res, err = d.Detect(least, cam)
@@ -1048,23 +1057,31 @@ func TestWilson95(t *testing.T) {
 	assert.Zero(t, lo+hi, "nothing counted, no interval")
 }
 
-// TestBenchBadTruth: a truth file the bench cannot score is named with
-// what is wrong in it (a die "W" used to panic the bench; a damaged file
-// was skipped without a word).
+// TestBenchBadTruth: a frame the bench cannot score is listed with what
+// is wrong with it, and the bench scores the rest (a die "W" used to
+// panic the bench; a damaged file was skipped without a word; an
+// unreadable image stopped it with no report).
 func TestBenchBadTruth(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(corpus, "*.json"))
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
+	require.GreaterOrEqual(t, len(files), 2)
 	data, err := os.ReadFile(files[0])
 	require.NoError(t, err)
 	var tr map[string]any
 	require.NoError(t, json.Unmarshal(data, &tr))
 	img, err := os.ReadFile(filepath.Join(corpus, tr["image"].(string)))
 	require.NoError(t, err)
+	good, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	var gtr map[string]any
+	require.NoError(t, json.Unmarshal(good, &gtr))
+	goodImg, err := os.ReadFile(filepath.Join(corpus, gtr["image"].(string)))
+	require.NoError(t, err)
 	d := NewDetector(Options{})
 	defer d.Close()
 	for name, c := range map[string]struct {
 		truth func() []byte
+		image []byte
 		want  string
 	}{
 		"one-letter die": {func() []byte {
@@ -1073,17 +1090,23 @@ func TestBenchBadTruth(t *testing.T) {
 			card["building"] = []any{[]any{"W", ""}, []any{"", ""}, []any{"", ""}}
 			b, _ := json.Marshal(tr)
 			return b
-		}, `die "W"`},
-		"damaged file": {func() []byte { return data[:len(data)/2] }, "not a truth file"},
+		}, img, `die "W"`},
+		"damaged file":    {func() []byte { return data[:len(data)/2] }, img, "still_0000.json: not a truth file"},
+		"truncated image": {func() []byte { return data }, img[:len(img)/2], tr["image"].(string) + ": the JPEG file ends before"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "still_0000.json"), c.truth(), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(dir, tr["image"].(string)), img, 0o644))
-			_, err := d.Bench(dir, 0)
-			require.Error(t, err)
-			assert.ErrorContains(t, err, "still_0000.json")
-			assert.ErrorContains(t, err, c.want)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, tr["image"].(string)), c.image, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "still_0001.json"), good, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, gtr["image"].(string)), goodImg, 0o644))
+			rep, err := d.Bench(dir, 0)
+			require.NoError(t, err)
+			assert.Equal(t, 1, rep.Frames, "the good frame is scored")
+			assert.Positive(t, rep.CardFound.Total)
+			require.Len(t, rep.Skipped, 1)
+			assert.Contains(t, rep.Skipped[0], c.want)
+			assert.Contains(t, rep.Skipped[0], "still_0000.")
 		})
 	}
 }

@@ -385,12 +385,15 @@ median milliseconds per frame.
 				return &exitError{code: 1, msg: "blueprints vision bench: " + err.Error()}
 			}
 			if rep.Frames == 0 {
-				return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
+				return noFrames(dir, rep)
 			}
 			if v.GetBool("json") {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+				return skipped(dir, rep)
 			}
 			fmt.Fprintf(out, "%d frames, median %.1f ms per frame (slowest %.1f; %s)\n", rep.Frames, rep.MsPerFrame, rep.MsPerFrameMax, rep.Kernels)
 			line := func(name string, t vision.Tally) {
@@ -431,7 +434,10 @@ median milliseconds per frame.
 			for _, f := range rep.Failures {
 				fmt.Fprintln(out, "  ", f)
 			}
-			return nil
+			for _, f := range rep.Skipped {
+				fmt.Fprintln(out, "   skipped:", f)
+			}
+			return skipped(dir, rep)
 		},
 	}
 	f := cmd.Flags()
@@ -458,7 +464,7 @@ func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) e
 			return &exitError{code: 1, msg: "blueprints vision bench: " + err.Error()}
 		}
 		if rep.Frames == 0 {
-			return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
+			return noFrames(dir, rep)
 		}
 		reps[dir] = rep
 		nadir := rep.StackPerSlide[underCameraSlide]
@@ -467,10 +473,22 @@ func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) e
 			p[0].Total += p[1].Total
 		}
 	}
+	// the corpora's skipped frames fail the run once the figures are out
+	skips := func() error {
+		for _, dir := range dirs {
+			if err := skipped(dir, reps[dir]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(reps)
+		if err := enc.Encode(reps); err != nil {
+			return err
+		}
+		return skips()
 	}
 	w := 0
 	for _, dir := range dirs {
@@ -492,7 +510,29 @@ func benchBrief(out io.Writer, d *vision.Detector, dirs []string, asJSON bool) e
 	lo, hi := stack.Interval95()
 	fmt.Fprintf(out, "%-*s  whole stack %5d/%-5d %5.1f%%  under the camera %4d/%-4d  empty/occupied mistakes %3d  uncovered cards %4d/%d  whole stack at 95 %%: %.1f-%.1f%%\n",
 		w, "total", stack.Right, stack.Total, rate(stack), under.Right, under.Total, occ.Total-occ.Right, unc.Right, unc.Total, 100*lo, 100*hi)
-	return nil
+	for _, dir := range dirs {
+		for _, f := range reps[dir].Skipped {
+			fmt.Fprintln(out, "skipped:", f)
+		}
+	}
+	return skips()
+}
+
+// noFrames is the error for a corpus of which no frame could be scored.
+func noFrames(dir string, rep vision.BenchReport) error {
+	if len(rep.Skipped) == 0 {
+		return &exitError{code: 2, msg: fmt.Sprintf("blueprints vision bench: %s: no image with a truth file", dir)}
+	}
+	return &exitError{code: 1, msg: fmt.Sprintf("blueprints vision bench: %s: no frame could be scored; %d skipped, the first: %s", dir, len(rep.Skipped), rep.Skipped[0])}
+}
+
+// skipped is the error, once the report is printed, for a corpus with
+// frames the bench could not score: the figures leave them out.
+func skipped(dir string, rep vision.BenchReport) error {
+	if len(rep.Skipped) == 0 {
+		return nil
+	}
+	return &exitError{code: 1, msg: fmt.Sprintf("blueprints vision bench: %s: %d of %d frames skipped (listed in the report), the first: %s", dir, len(rep.Skipped), len(rep.Skipped)+rep.Frames, rep.Skipped[0])}
 }
 
 // underCameraSlide is the bench's bin of the stacks whose top slides less

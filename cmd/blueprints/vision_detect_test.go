@@ -213,6 +213,43 @@ func TestVisionBenchSeveralCorpora(t *testing.T) {
 	assert.Contains(t, msg, "nope: not a folder")
 }
 
+// A frame whose image is cut short is skipped and named; the others are
+// still scored and the report printed, and the run fails (status 1) so
+// that a script notices.
+func TestVisionBenchSkipsUnreadable(t *testing.T) {
+	dir := copyStills(t, "0007", "0021", "0034")
+	img := filepath.Join(dir, "still_0021.jpg")
+	data, err := os.ReadFile(img)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(img, data[:len(data)/3], 0o644))
+	out, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, msg, "1 of 3 frames skipped")
+	assert.Contains(t, msg, "still_0021.jpg: the JPEG file ends before its end-of-image marker")
+	var rep struct {
+		Frames  int                 `json:"frames"`
+		Skipped []string            `json:"skipped_frames"`
+		Stack   struct{ Total int } `json:"whole_stack"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Equal(t, 2, rep.Frames)
+	require.Len(t, rep.Skipped, 1)
+	assert.Contains(t, rep.Skipped[0], "still_0021.jpg")
+	assert.Positive(t, rep.Stack.Total)
+	out, code, _ = run(t, "", "vision", "bench", "--corpus", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "2 frames")
+	assert.Contains(t, out, "skipped: ")
+	// every frame unreadable: no report, and a message saying why
+	for _, n := range []string{"0007", "0034"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "still_"+n+".jpg"), []byte("not an image"), 0o644))
+	}
+	_, code, msg = run(t, "", "vision", "bench", "--corpus", dir, "--json")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, msg, "no frame could be scored; 3 skipped")
+	assert.Contains(t, msg, "not an image of a format")
+}
+
 func TestVisionBenchJSON(t *testing.T) {
 	dir := copyStills(t, "0007", "0021", "0034")
 	out, code, msg := run(t, "", "vision", "bench", "--corpus", dir, "--json")

@@ -1,13 +1,11 @@
 package dice
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
 	"image"
 	"math"
-	"os"
 
 	"gocv.io/x/gocv"
 
@@ -267,14 +265,8 @@ type Image struct {
 
 // LoadImage decodes the image file at path (any format OpenCV reads).
 func LoadImage(path string) (*Image, error) {
-	data, err := os.ReadFile(path)
+	data, err := imgsize.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrImage, err)
-	}
-	if len(data) == 0 {
-		return nil, fmt.Errorf("%w: %s is empty", ErrImage, path)
-	}
-	if err := imgsize.Check(bytes.NewReader(data)); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
 	}
 	m, err := gocv.IMDecode(data, gocv.IMReadColor)

@@ -1,29 +1,21 @@
 package synth
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	_ "image/jpeg" // decode corpus images
 	_ "image/png"
-	"io"
-	"os"
 
 	"github.com/blueprints-companion/blueprints/vision/internal/imgsize"
 )
 
 func decodeFile(path string) (image.Image, error) {
-	f, err := os.Open(path)
+	data, err := imgsize.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
-	}
-	defer f.Close()
-	if err := imgsize.Check(f); err != nil {
 		return nil, fmt.Errorf("synth: decode %s: %w", path, err)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
-	}
-	img, _, err := image.Decode(f)
+	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("synth: decode %s: %w", path, err)
 	}
