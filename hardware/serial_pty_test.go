@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,59 +12,15 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/blueprints-companion/blueprints/hardware/fakeboard"
 	"github.com/blueprints-companion/blueprints/hardware/protocol"
 )
 
-// fakeBoard answers on the master side of a pty of its own with a handler,
-// for the cases the real firmware never produces.
-type fakeBoard struct {
-	path   string
-	master *os.File
-	slave  *os.File
-	wg     sync.WaitGroup
-}
-
-func newFakeBoard(t *testing.T, answer func(cmd protocol.Frame) []protocol.Frame) *fakeBoard {
+// newFakeBoard answers on a pty of its own with a handler, for the cases
+// the real firmware never produces.
+func newFakeBoard(t *testing.T, answer func(cmd protocol.Frame) []protocol.Frame) *fakeboard.Board {
 	t.Helper()
-	m, s, err := pty.Open()
-	if err != nil {
-		t.Fatalf("pty.Open: %v", err)
-	}
-	fb := &fakeBoard{path: s.Name(), master: m, slave: s}
-	fb.wg.Add(1)
-	go func() {
-		defer fb.wg.Done()
-		var sp protocol.Splitter
-		buf := make([]byte, 256)
-		for {
-			n, err := m.Read(buf)
-			if err != nil {
-				return
-			}
-			for _, c := range buf[:n] {
-				block, done, _ := sp.Push(c)
-				if !done || block == nil {
-					continue
-				}
-				var f protocol.Frame
-				if protocol.Decode(block, &f) != nil {
-					continue
-				}
-				for _, a := range answer(f) {
-					w, _ := protocol.AppendEncode(nil, &a)
-					if _, err := m.Write(w[1:]); err != nil {
-						return
-					}
-				}
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = s.Close()
-		_ = m.Close()
-		fb.wg.Wait()
-	})
-	return fb
+	return fakeboard.New(t, answer)
 }
 
 var fourDisplays = protocol.HelloInfo{Protocol: 1, FirmwareMajor: 1, Displays: 4}
@@ -94,7 +49,7 @@ func TestOpenSerialErrors(t *testing.T) {
 	})
 	t.Run("silent port", func(t *testing.T) {
 		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
-		_, err := OpenSerial(ctx, SerialOptions{Port: fb.path, HandshakeTimeout: 400 * time.Millisecond})
+		_, err := OpenSerial(ctx, SerialOptions{Port: fb.Path, HandshakeTimeout: 400 * time.Millisecond})
 		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "silent") {
 			t.Fatalf("error %v, want ErrHandshake saying the port is silent", err)
 		}
@@ -141,7 +96,7 @@ func TestOpenSerialErrors(t *testing.T) {
 			h.Protocol = 2
 			return []protocol.Frame{protocol.NewHello(f.Seq, h)}
 		})
-		_, err := OpenSerial(ctx, SerialOptions{Port: fb.path, HandshakeTimeout: time.Second})
+		_, err := OpenSerial(ctx, SerialOptions{Port: fb.Path, HandshakeTimeout: time.Second})
 		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "protocol 2") {
 			t.Fatalf("error %v, want ErrHandshake about protocol 2", err)
 		}
@@ -150,7 +105,7 @@ func TestOpenSerialErrors(t *testing.T) {
 		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
 		cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
-		_, err := OpenSerial(cctx, SerialOptions{Port: fb.path})
+		_, err := OpenSerial(cctx, SerialOptions{Port: fb.Path})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("error %v, want the context's", err)
 		}
@@ -179,7 +134,7 @@ func TestFakeBoardRefusals(t *testing.T) {
 		return []protocol.Frame{protocol.NewAck(f.Seq+100, f.Type), protocol.NewAck(f.Seq, f.Type)}
 	})
 	ctx := context.Background()
-	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path, AckTimeout: 100 * time.Millisecond})
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.Path, AckTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +180,7 @@ func TestFakeBoardRefusesClear(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path, AckTimeout: 100 * time.Millisecond})
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.Path, AckTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +224,7 @@ func TestFakeBoardRestartPushesEverythingAgain(t *testing.T) {
 		return []protocol.Frame{protocol.NewAck(f.Seq, f.Type)}
 	})
 	ctx := context.Background()
-	s, err := OpenSerial(ctx, SerialOptions{Port: fb.path})
+	s, err := OpenSerial(ctx, SerialOptions{Port: fb.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +240,7 @@ func TestFakeBoardRestartPushesEverythingAgain(t *testing.T) {
 	mu.Unlock()
 	hello := protocol.NewHello(0, fourDisplays)
 	w, _ := protocol.AppendEncode(nil, &hello)
-	if _, err := fb.master.Write(w); err != nil {
+	if _, err := fb.Master.Write(w); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

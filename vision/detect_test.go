@@ -155,6 +155,36 @@ func TestDetectBadInput(t *testing.T) {
 	assert.Empty(t, res.Cards)
 }
 
+// Each format whose header imgsize reads, as OpenCV writes it, is read
+// like the JPEG it was made from; a GIF is refused by name.
+func TestDetectFileFormats(t *testing.T) {
+	path, cam := fourCardFrame(t)
+	d := NewDetector(Options{})
+	defer d.Close()
+	want, err := d.DetectFile(path, cam)
+	require.NoError(t, err)
+	require.NotEmpty(t, want.Cards)
+	img := gocv.IMRead(path, gocv.IMReadColor)
+	defer img.Close()
+	dir := t.TempDir()
+	for _, ext := range []string{"png", "bmp", "tiff", "webp", "ppm"} {
+		p := filepath.Join(dir, "frame."+ext)
+		if ext == "webp" { // lossy unless its quality is over 100
+			require.True(t, gocv.IMWriteWithParams(p, img, []int{gocv.IMWriteWebpQuality, 101}), ext)
+		} else {
+			require.True(t, gocv.IMWrite(p, img), ext)
+		}
+		got, err := d.DetectFile(p, cam)
+		require.NoError(t, err, ext)
+		assert.Equal(t, want.Cards, got.Cards, ext)
+	}
+	gif := filepath.Join(dir, "frame.gif")
+	require.NoError(t, os.WriteFile(gif, []byte("GIF89a\x10\x00\x10\x00\x00\x00\x00;"), 0o644))
+	_, err = d.DetectFile(gif, cam)
+	assert.ErrorIs(t, err, ErrImage)
+	assert.ErrorContains(t, err, "a GIF image")
+}
+
 // fourCardFrame is a 1280x720 still of the corpus with four cards.
 func fourCardFrame(tb testing.TB) (string, Camera) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.json"))

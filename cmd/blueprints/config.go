@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/blueprints-companion/blueprints/configs"
 	"github.com/blueprints-companion/blueprints/engine"
@@ -34,9 +36,25 @@ func catalogue(v *viper.Viper) (engine.Catalogue, error) {
 	return cat, nil
 }
 
-// victoryPoints reads vp.gold, vp.silver, vp.bronze and vp.prize.
+// vpKeys are the settings under vp: a card's victory points each.
+var vpKeys = []string{"gold", "silver", "bronze", "prize"}
+
+// victoryPoints reads vp.gold, vp.silver, vp.bronze and vp.prize, and
+// refuses a vp that is not a table of them (`vp: 5` was silently ignored)
+// or that has other keys (a misspelt one would be).
 func victoryPoints(v *viper.Viper) (engine.VictoryPoints, error) {
 	vp := engine.DefaultVP
+	if v.IsSet("vp") {
+		m, ok := v.Get("vp").(map[string]any)
+		if !ok {
+			return vp, &exitError{code: 2, msg: fmt.Sprintf("blueprints: setting vp (BLUEPRINTS_VP or the config file): %q is not a table of victory points: want gold, silver, bronze and prize under vp, e.g. vp: {gold: 3, silver: 2, bronze: 1, prize: 2}", fmt.Sprint(v.Get("vp")))}
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !slices.Contains(vpKeys, k) {
+				return vp, &exitError{code: 2, msg: fmt.Sprintf("blueprints: setting vp.%s: unknown: want gold, silver, bronze or prize", k)}
+			}
+		}
+	}
 	for key, dst := range map[string]*int{"vp.gold": &vp.Gold, "vp.silver": &vp.Silver, "vp.bronze": &vp.Bronze, "vp.prize": &vp.Prize} {
 		if !v.IsSet(key) {
 			continue

@@ -130,6 +130,9 @@ func (in *buildingInput) check(prefix string) (parsed, error) {
 
 // parseScoreInput reads the score command's input.
 func parseScoreInput(data []byte) (parsed, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return parsed{}, badField("", `nothing on stdin: want one building as JSON, like {"blueprint":"X1/31/1X","building":[["","W1"],["S3 G4","R2"],["W1",""]]}`)
+	}
 	var in buildingInput
 	if err := decodeStrict(data, &in); err != nil {
 		return parsed{}, err
@@ -155,6 +158,9 @@ type parsedRound struct {
 // parseRoundInput reads the round command's input.
 func parseRoundInput(data []byte) (parsedRound, error) {
 	var out parsedRound
+	if len(bytes.TrimSpace(data)) == 0 {
+		return out, badField("", `nothing on stdin: want one round as JSON, like {"in_demand":["R","S"],"players":[{"name":"A","blueprint":"12/1X/2X","building":[...]}, ...]}`)
+	}
 	var in roundInput
 	if err := decodeStrict(data, &in); err != nil {
 		return out, err

@@ -88,6 +88,8 @@ func TestScoreMalformedInput(t *testing.T) {
 		"null cell":        {`{"blueprint":"X1/31/1X","building":[["",null],["",""],["",""]]}`, "building[0][1]: null"},
 		"unknown field":    {`{"blueprint":"X1/31/1X","building":[["",""],["",""],["",""]],"colour":1}`, "colour: unknown field"},
 		"two values":       {`{"blueprint":"X1/31/1X","building":[["",""],["",""],["",""]]} {}`, "more than one value"},
+		"empty stdin":      {``, `nothing on stdin: want one building as JSON, like {"blueprint":`},
+		"only whitespace":  {" \n\t", "nothing on stdin: want one building as JSON"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -161,6 +163,7 @@ func TestRoundBadInput(t *testing.T) {
 		"no name":               {`{"in_demand":["R","S"],"players":[{"blueprint":"11/11/11","building":[["",""],["",""],["",""]]},` + b + `]}`, 2, "players[0].name"},
 		"same name":             {`{"in_demand":["R","S"],"players":[` + a + `,` + a + `]}`, 2, `players[1].name: "A" is used twice`},
 		"bad die in a player":   {`{"in_demand":["R","S"],"players":[` + a + `,` + strings.Replace(b, "R5", "R9", 1) + `]}`, 2, "players[1].building[0][1]"},
+		"empty stdin":           {``, 2, `nothing on stdin: want one round as JSON, like {"in_demand":`},
 		"illegal building":      {`{"in_demand":["R","S"],"players":[` + a + `,` + strings.Replace(b, `"R5"`, `"R5 R4"`, 1) + `]}`, 1, ""},
 	}
 	for name, c := range cases {
@@ -447,4 +450,38 @@ func TestSettingOfTheWrongType(t *testing.T) {
 	// a flag given on the command line wins over a bad setting
 	_, code, msg = run(t, "", "--config", cfg, "play", "--players", "2", "--mistakes", "0")
 	assert.Equal(t, 0, code, msg)
+}
+
+// TestVPSettingOfTheWrongShape: a vp setting that is not a table of gold,
+// silver, bronze and prize, or that has another key, is named, not ignored
+// (`vp: 5` used to play with the default values).
+func TestVPSettingOfTheWrongShape(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "table.yaml")
+	for name, c := range map[string]struct{ yaml, want string }{
+		"number":      {"vp: 5\n", `setting vp (BLUEPRINTS_VP or the config file): "5" is not a table of victory points: want gold, silver, bronze and prize under vp`},
+		"list":        {"vp: [7, 2, 1, 2]\n", `setting vp (BLUEPRINTS_VP or the config file): "[7 2 1 2]" is not a table`},
+		"word":        {"vp: lots\n", `"lots" is not a table`},
+		"unknown key": {"vp:\n  gold: 7\n  platinum: 4\n", "setting vp.platinum: unknown: want gold, silver, bronze or prize"},
+		"misspelt":    {"vp:\n  sliver: 3\n", "setting vp.sliver: unknown"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(cfg, []byte(c.yaml), 0o644))
+			out, code, msg := run(t, "", "--config", cfg, "play", "--players", "2")
+			assert.Equal(t, 2, code)
+			assert.Contains(t, msg, c.want)
+			assert.Empty(t, out)
+		})
+	}
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("BLUEPRINTS_VP", "5")
+		_, code, msg := run(t, "", "simulate", "--players", "2", "--games", "1")
+		assert.Equal(t, 2, code)
+		assert.Contains(t, msg, `setting vp (BLUEPRINTS_VP or the config file): "5" is not a table`)
+	})
+	t.Run("empty table", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(cfg, []byte("vp: {}\n"), 0o644))
+		out, code, msg := run(t, "", "--config", cfg, "play", "--players", "2", "--json", "--mistakes", "0")
+		require.Equal(t, 0, code, msg)
+		assert.Contains(t, strings.SplitN(out, "\n", 2)[0], `"vp":{"gold":3,"silver":2,"bronze":1,"prize":2}`)
+	})
 }

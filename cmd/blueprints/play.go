@@ -260,6 +260,20 @@ func openPlayBoard(ctx context.Context, v *viper.Viper, players int, last *lastD
 	if err != nil {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("blueprints play: scoreboard: %v", err)}
 	}
+	// A board with fewer displays than players would leave the last
+	// players without a score: refuse to start, naming both counts.
+	if n := s.Displays(); n < players {
+		_ = s.Close()
+		where := port
+		if where == "" {
+			where = "USB " + vidpid
+		}
+		fix := "leave out --port and --vid-pid to play on the virtual scoreboard"
+		if n >= engine.MinPlayers {
+			fix = fmt.Sprintf("play with --players %d, or %s", n, fix)
+		}
+		return nil, &exitError{code: 2, msg: fmt.Sprintf("blueprints play: scoreboard on %s has %d displays; %d players need %d (%s)", where, n, players, players, fix)}
+	}
 	return &patientBoard{display: s, wait: boardWait}, nil
 }
 

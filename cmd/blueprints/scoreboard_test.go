@@ -5,11 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/blueprints-companion/blueprints/hardware/fakeboard"
+	"github.com/blueprints-companion/blueprints/hardware/protocol"
 	"github.com/blueprints-companion/blueprints/hardware/simboard"
 	"github.com/spf13/viper"
 )
@@ -225,5 +229,66 @@ func TestPlayBoardDoesNotStallTheGame(t *testing.T) {
 		if w > stuckWait {
 			t.Fatalf("calls were given %v: want at most %v after the first ran out", sb.waits, stuckWait)
 		}
+	}
+}
+
+// fakeBoard is a scoreboard with displays displays on a pty of its own: it
+// says HELLO, acknowledges every command and counts the players each
+// command was for (the real firmware has its display count built in).
+type fakeBoard struct {
+	path string
+	mu   sync.Mutex
+	seen map[uint8]int // player: SET_SCORE, SET_TEXT and ALERT commands
+}
+
+func newFakeBoard(t *testing.T, displays uint8) *fakeBoard {
+	t.Helper()
+	fb := &fakeBoard{seen: map[uint8]int{}}
+	fb.path = fakeboard.New(t, func(f protocol.Frame) []protocol.Frame {
+		switch f.Type {
+		case protocol.Info:
+			return []protocol.Frame{protocol.NewHello(f.Seq, protocol.HelloInfo{Protocol: protocol.Version, FirmwareMajor: 1, Displays: displays})}
+		case protocol.SetScore, protocol.SetText, protocol.Alert:
+			fb.mu.Lock()
+			fb.seen[f.Data[0]]++
+			fb.mu.Unlock()
+		}
+		return []protocol.Frame{protocol.NewAck(f.Seq, f.Type)}
+	}).Path
+	return fb
+}
+
+// TestPlayRefusesABoardWithTooFewDisplays: play on a board with fewer
+// displays than players refuses to start, naming both counts (players 3
+// and 4 used to be shown nothing), and records nothing; as many players
+// as displays play on it.
+func TestPlayRefusesABoardWithTooFewDisplays(t *testing.T) {
+	fb := newFakeBoard(t, 2)
+	log := filepath.Join(t.TempDir(), "game.jsonl")
+	out, code, msg := run(t, "", "play", "--players", "4", "--port", fb.path, "--log", log)
+	if code != 2 || !strings.Contains(msg, "scoreboard on "+fb.path+" has 2 displays; 4 players need 4") || !strings.Contains(msg, "--players 2") {
+		t.Fatalf("play --players 4 on a 2-display board: exit %d %q, want 2 naming the board's 2 displays and the 4 players", code, msg)
+	}
+	if out != "" {
+		t.Fatalf("refused play printed:\n%s", out)
+	}
+	if _, err := os.Stat(log); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("refused play left a log: %v", err)
+	}
+	fb.mu.Lock()
+	n := len(fb.seen)
+	fb.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("refused play drew on the board: %v", fb.seen)
+	}
+
+	_, code, msg = run(t, "", "play", "--players", "2", "--port", fb.path, "--mistakes", "0")
+	if code != 0 {
+		t.Fatalf("play --players 2 on a 2-display board: exit %d %s", code, msg)
+	}
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if len(fb.seen) != 2 || fb.seen[0] == 0 || fb.seen[1] == 0 {
+		t.Fatalf("the board was drawn on for players %v, want 0 and 1", fb.seen)
 	}
 }

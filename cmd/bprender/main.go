@@ -294,6 +294,9 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if err := outDir(*out); err != nil {
+		return err
+	}
 	start := time.Now()
 	man, err := synth.RenderCorpus(ctx, synth.CorpusOptions{
 		Dir: *out, Seed: *seed, Stills: *stills, Players: players,
@@ -305,6 +308,25 @@ func runCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "corpus %s: %d images (%d stills, %d sequences), %.1f MB, %s\n",
 		*out, man.Images, man.Stills, len(man.Sequences), float64(man.Bytes)/1e6, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// outDir makes the --out directory (and its parents, as rendering makes
+// the corpus's own directories) and checks that files can be written in
+// it, so a bad --out is named as such rather than through the first file
+// the corpus writes (such as the manifest's temporary file).
+func outDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out %s: cannot make the directory: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".bprender-*")
+	if err != nil {
+		return fmt.Errorf("--out %s: cannot write in the directory: %w", dir, err)
+	}
+	_ = f.Close()
+	if err := os.Remove(f.Name()); err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
 	return nil
 }
 

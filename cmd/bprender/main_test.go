@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -124,4 +125,40 @@ func TestEachStill(t *testing.T) {
 	err = eachStill(context.Background(), 0, 10, 1, func(i int) (int, error) { return i, nil },
 		func(i, _ int) error { return fmt.Errorf("report %d", i) })
 	require.ErrorContains(t, err, "report 0")
+}
+
+// TestCorpusOutDirectory: corpus makes --out with its parents (an empty
+// corpus used to fail on the manifest's temporary file), and an --out it
+// cannot make or write in is named as --out.
+func TestCorpusOutDirectory(t *testing.T) {
+	dir := t.TempDir()
+	empty := []string{"--stills", "0", "--sequences", "", "--truth-only"}
+	corpus := func(out string) error {
+		var stdout, stderr bytes.Buffer
+		return run(context.Background(), append(append([]string{"corpus", "--out", out}, empty...), cfg...), &stdout, &stderr)
+	}
+	deep := filepath.Join(dir, "new", "corpus")
+	require.NoError(t, corpus(deep))
+	assert.FileExists(t, filepath.Join(deep, "manifest.json"))
+	entries, err := os.ReadDir(deep)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "only the manifest is left in --out")
+
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	err = corpus(filepath.Join(file, "corpus"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--out "+filepath.Join(file, "corpus")+": cannot make the directory: ")
+	assert.Contains(t, err.Error(), "not a directory")
+
+	if os.Geteuid() == 0 {
+		t.Log("running as root: an unwritable --out is not checked")
+		return
+	}
+	ro := filepath.Join(dir, "read-only")
+	require.NoError(t, os.Mkdir(ro, 0o555))
+	err = corpus(ro)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--out "+ro+": cannot write in the directory: ")
+	assert.ErrorIs(t, err, os.ErrPermission)
 }
