@@ -389,13 +389,17 @@ func (d *Detector) DetectFile(path string, cam Camera) (Result, error) {
 // readImage reads an image file as a BGR frame (ErrImage, naming the
 // file, where it cannot).
 func readImage(path string) (gocv.Mat, error) {
-	if _, err := imgsize.ReadFile(path); err != nil {
+	data, err := imgsize.ReadFile(path)
+	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
 	}
-	img := gocv.IMRead(path, gocv.IMReadColor)
+	img, err := gocv.IMDecode(data, gocv.IMReadColor) // the bytes read once
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrImage, path, err)
+	}
 	if img.Empty() {
 		img.Close()
-		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrImage, path)
+		return gocv.Mat{}, fmt.Errorf("%w: %s: OpenCV cannot decode it", ErrImage, path)
 	}
 	return img, nil
 }
