@@ -16,13 +16,6 @@ import (
 	"github.com/blueprints-companion/blueprints/hardware/protocol"
 )
 
-// newFakeBoard answers on a pty of its own with a handler, for the cases
-// the real firmware never produces.
-func newFakeBoard(t *testing.T, answer func(cmd protocol.Frame) []protocol.Frame) *fakeboard.Board {
-	t.Helper()
-	return fakeboard.New(t, answer)
-}
-
 var fourDisplays = protocol.HelloInfo{Protocol: 1, FirmwareMajor: 1, Displays: 4}
 
 func TestOpenSerialErrors(t *testing.T) {
@@ -48,7 +41,7 @@ func TestOpenSerialErrors(t *testing.T) {
 		}
 	})
 	t.Run("silent port", func(t *testing.T) {
-		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
+		fb := fakeboard.New(t, func(protocol.Frame) []protocol.Frame { return nil })
 		_, err := OpenSerial(ctx, SerialOptions{Port: fb.Path, HandshakeTimeout: 400 * time.Millisecond})
 		if !errors.Is(err, ErrHandshake) || !strings.Contains(err.Error(), "silent") {
 			t.Fatalf("error %v, want ErrHandshake saying the port is silent", err)
@@ -91,7 +84,7 @@ func TestOpenSerialErrors(t *testing.T) {
 		}
 	})
 	t.Run("wrong protocol version", func(t *testing.T) {
-		fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+		fb := fakeboard.New(t, func(f protocol.Frame) []protocol.Frame {
 			h := fourDisplays
 			h.Protocol = 2
 			return []protocol.Frame{protocol.NewHello(f.Seq, h)}
@@ -102,7 +95,7 @@ func TestOpenSerialErrors(t *testing.T) {
 		}
 	})
 	t.Run("cancelled context", func(t *testing.T) {
-		fb := newFakeBoard(t, func(protocol.Frame) []protocol.Frame { return nil })
+		fb := fakeboard.New(t, func(protocol.Frame) []protocol.Frame { return nil })
 		cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
 		_, err := OpenSerial(cctx, SerialOptions{Port: fb.Path})
@@ -116,7 +109,7 @@ func TestFakeBoardRefusals(t *testing.T) {
 	noLeak(t)
 	var mu sync.Mutex
 	damaged := 0
-	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+	fb := fakeboard.New(t, func(f protocol.Frame) []protocol.Frame {
 		switch f.Type {
 		case protocol.Info:
 			return []protocol.Frame{protocol.NewHello(f.Seq, fourDisplays)}
@@ -164,7 +157,7 @@ func TestFakeBoardRefusesClear(t *testing.T) {
 	noLeak(t)
 	var mu sync.Mutex
 	clears, texts := 0, 0
-	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+	fb := fakeboard.New(t, func(f protocol.Frame) []protocol.Frame {
 		mu.Lock()
 		defer mu.Unlock()
 		switch f.Type {
@@ -208,7 +201,7 @@ func TestFakeBoardRestartPushesEverythingAgain(t *testing.T) {
 	noLeak(t)
 	var mu sync.Mutex
 	shown := map[uint8]string{}
-	fb := newFakeBoard(t, func(f protocol.Frame) []protocol.Frame {
+	fb := fakeboard.New(t, func(f protocol.Frame) []protocol.Frame {
 		mu.Lock()
 		defer mu.Unlock()
 		switch f.Type {
