@@ -531,10 +531,20 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 			}
 			if dec.Material == 'G' {
 				r, col := cd.at[j][0], cd.at[j][1]
-				if qi, qp, ok := d.glassTopAbove(cam, c.pose, &cd.cells[r][col], r, col, dec.Height); ok {
-					p := float64(cd.cells[r][col].p[dec.Height+1])
+				cr := &cd.cells[r][col]
+				if qi, qp, ok := d.glassTopAbove(cam, c.pose, cr, r, col, dec.Height); ok {
+					p := float64(cr.p[dec.Height+1])
 					dec = Decision{Height: dec.Height + 1, Material: 'G', HeightConf: p, Confidence: p}
 					pi, pp = qi, qp
+					copy(d.pipP, d.abovePipP[:]) // the pip networks at the new height
+				}
+				if heights && d.glass != nil && !d.opts.NoGlassLevels {
+					h, v, share := d.readGlassLevels(cam, c.pose, cr, r, col, dec.Height, d.pipP)
+					if h != dec.Height {
+						p := float64(cr.p[h])
+						dec = Decision{Height: h, Material: 'G', HeightConf: p, Confidence: share}
+					}
+					pi, pp = v, float32(share)
 				}
 			}
 			cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}
@@ -1262,9 +1272,10 @@ var builtinPips []byte
 
 // The height networks — height.mlp, then height2.mlp, height3.mlp..., and
 // height.cnn if there is one (an ensemble whose probabilities are
-// averaged) — the material CNN and the nadir pip CNNs (pips_nadir.cnn).
+// averaged) — the material CNN, the nadir pip CNNs (pips_nadir.cnn) and
+// the glass levels network (glass_levels.cnn).
 //
-//go:embed model/height* model/material.cnn model/pips_nadir.cnn
+//go:embed model/height* model/material.cnn model/pips_nadir.cnn model/glass_levels.cnn
 var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
@@ -1292,6 +1303,9 @@ type builtinNets struct {
 	// nadirPips reads the pips of stacks under the camera (useNadirPips);
 	// a zero pipNet if there is no model/pips_nadir.cnn
 	nadirPips pipNet
+	// glassLevels reads clear glass tops' heights and values together
+	// (glasslevels.go); none if there is no model/glass_levels.cnn
+	glassLevels []*cnn.Net
 }
 
 // builtinNetworks decodes the built-in networks once.
@@ -1342,6 +1356,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/pips_nadir.cnn"); err == nil {
 		if nets.nadirPips, err = decodePipNet(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir pip network: %w", err)
+		}
+	}
+	if data, err := builtinModelFS.ReadFile("model/glass_levels.cnn"); err == nil {
+		if nets.glassLevels, err = cnn.UnmarshalAll(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in glass levels network: %w", err)
 		}
 	}
 	return &nets, nil

@@ -224,8 +224,9 @@ func (s *CellSample) TopClass(h int) int {
 // read too where they are: height.mlp (and height2.mlp...), height.cnn,
 // height_nadir.cnn (heights of cells under the camera), height_fine.cnn
 // (the plain cells' heights where the height CNNs are unsure), material.cnn,
-// pips_glass.cnn (pips of tops read as glass) and pips_nadir.cnn (pips of
-// stacks under the camera).
+// pips_glass.cnn (pips of tops read as glass), pips_nadir.cnn (pips of
+// stacks under the camera) and glass_levels.cnn (clear glass tops' heights
+// and pips together).
 func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	top, err := mlp.ReadFile(topPath)
 	if err != nil {
@@ -273,6 +274,16 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 		if err := sp.use(p); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+	}
+	var gl []*cnn.Net
+	glPath := filepath.Join(filepath.Dir(topPath), "glass_levels.cnn")
+	if data, err := os.ReadFile(glPath); err == nil {
+		if gl, err = cnn.UnmarshalAll(data); err != nil {
+			return fmt.Errorf("%s: %w", glPath, err)
+		}
+	}
+	if err := d.useGlassLevels(gl); err != nil {
+		return fmt.Errorf("%s: %w", glPath, err)
 	}
 	var hcs []*cnn.Net
 	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")

@@ -293,3 +293,53 @@ func meanPredictor(ps []predictor, classes int) predictor {
 type cnnEnsemble []*cnn.Net
 
 func (e cnnEnsemble) MarshalBinary() ([]byte, error) { return cnn.MarshalEnsemble(e) }
+
+// glassLevelSamples are the glass levels network's samples of cells: every
+// clear glass top that counts as uncovered (a hand hides less than
+// vision.HandCovered of it, other dice less than vision.HiddenByDice: the
+// stacks the bench scores), read at its true pose only, seen as if read a
+// level low, at its height and a level high (vision.GlassLevelsInput).
+func glassLevelSamples(cells []vision.CellSample) []mlp.Sample {
+	var out []mlp.Sample
+	for _, c := range cells {
+		if c.Jittered || c.Material != 'G' || c.Height < 1 || c.Hand >= vision.HandCovered || c.Hidden >= vision.HiddenByDice || c.Pips[0] == nil {
+			continue
+		}
+		for h := c.Height - 1; h <= c.Height+1; h++ {
+			if h < 1 || h > vision.MaxStack {
+				continue
+			}
+			x := make([]float32, 3*len(c.Pips[0]))
+			vision.GlassLevelsInput(&c.Pips, h, x)
+			out = append(out, mlp.Sample{X: x, Class: vision.GlassLevelsClass(c.Height, c.PipsTop, h)})
+		}
+	}
+	return out
+}
+
+// reportGlassLevels prints how many validation samples the glass levels
+// networks (predict) read right, in all and where the read height is the
+// true one.
+func reportGlassLevels(predict predictor, val []mlp.Sample) {
+	var ok, okAt, at int
+	p := make([]float32, vision.GlassLevelsClasses)
+	for _, s := range val {
+		predict(s.X, p)
+		k := 0
+		for i := range p {
+			if p[i] > p[k] {
+				k = i
+			}
+		}
+		if k == s.Class {
+			ok++
+		}
+		if s.Class/6 == 1 {
+			at++
+			if k == s.Class {
+				okAt++
+			}
+		}
+	}
+	fmt.Printf("glass levels: validation %d / %d right (%.1f %%), read at the true height %d / %d\n", ok, len(val), 100*float64(ok)/float64(max(len(val), 1)), okAt, at)
+}

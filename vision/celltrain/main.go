@@ -65,6 +65,10 @@ func run(args []string) error {
 	heightConvs := fl.String("height-convs", "32,64", "conv block widths of the height CNN")
 	outMaterialCNN := fl.String("out-material-cnn", "vision/model/material.cnn", "material CNN file to write with -train material-cnn (read, if it exists, otherwise)")
 	materialConvs := fl.String("material-convs", "32,64", "conv block widths of the material CNN")
+	outGlassLevels := fl.String("out-glass-levels", "vision/model/glass_levels.cnn", "glass levels network file to write with -train glass-levels")
+	glassLevelsConvs := fl.String("glass-levels-convs", "24,48,96", "conv block widths of the glass levels network")
+	glassLevelsHidden := fl.Int("glass-levels-hidden", 96, "hidden units of the glass levels network's dense layer")
+	glassLevelsMembers := fl.Int("glass-levels-members", 1, "glass levels networks to train (seeds differ), written together in the glass levels file; the detector averages them")
 	materialCNNHidden := fl.Int("material-cnn-hidden", 64, "hidden units of the material CNN's dense layer")
 	heightCNNHidden := fl.Int("height-cnn-hidden", 64, "hidden units of the height CNN's dense layer")
 	heightCNNMembers := fl.Int("height-cnn-members", 1, "height CNNs to train (seeds differ), written together in the height CNN file")
@@ -120,8 +124,8 @@ func run(args []string) error {
 		if *eval {
 			break
 		}
-		if w != "top" && w != "pips" && w != "height" && w != "height-cnn" && w != "material-cnn" {
-			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn,material-cnn", *only)
+		if w != "top" && w != "pips" && w != "height" && w != "height-cnn" && w != "material-cnn" && w != "glass-levels" {
+			return fmt.Errorf("-train %q: want some of top,pips,height,height-cnn,material-cnn,glass-levels", *only)
 		}
 		trainSet[w] = true
 	}
@@ -266,6 +270,7 @@ func run(args []string) error {
 		height     []*mlp.Net
 		heightCNNs []*cnn.Net
 		pipCNNs    []*cnn.Net // trained pip CNNs (one or an ensemble)
+		glassNets  []*cnn.Net // trained glass levels networks
 		err        error
 	)
 	if !trainSet["top"] {
@@ -493,6 +498,27 @@ func run(args []string) error {
 			return n, err
 		}})
 	}
+	if trainSet["glass-levels"] {
+		convs, err := parseConvs(*glassLevelsConvs)
+		if err != nil {
+			return err
+		}
+		if *glassLevelsMembers < 1 || *glassLevelsMembers > cnn.MaxMembers {
+			return fmt.Errorf("-glass-levels-members %d: want 1..%d", *glassLevelsMembers, cnn.MaxMembers)
+		}
+		glassS := glassLevelSamples(train)
+		arch := cnn.Arch{InC: 3 * *pipPlanes, Side: *pipSide, Convs: convs, Hidden: *glassLevelsHidden, Classes: vision.GlassLevelsClasses}
+		glassNets = make([]*cnn.Net, *glassLevelsMembers)
+		for k := range glassNets {
+			// written together below, as one file; member 0 keeps the
+			// single network's seed
+			jobs = append(jobs, &job{cost: 3, run: func() (model, error) {
+				n, err := trainCNNFrom(fmt.Sprintf("glass levels %d", k+1), glassS, arch, nil, prepPips, *epochs, *lr, *seed+5+100*uint64(k), 0, start)
+				glassNets[k] = n
+				return n, err
+			}})
+		}
+	}
 	// The longest first (the CNNs of whole cells, then the MLPs of whole
 	// cells), so that the short ones fill in beside it.
 	order := make([]int, len(jobs))
@@ -525,6 +551,10 @@ func run(args []string) error {
 	}
 	if trainSet["height-cnn"] {
 		outs = append(outs, output{*outHeightCNN, cnnEnsemble(heightCNNs)})
+	}
+	if glassNets != nil {
+		outs = append(outs, output{*outGlassLevels, cnnEnsemble(glassNets)})
+		reportGlassLevels(cnnMeanPredictor(glassNets), glassLevelSamples(test))
 	}
 	if pipCNNs != nil {
 		outs = append(outs, output{*outPips, cnnEnsemble(pipCNNs)})

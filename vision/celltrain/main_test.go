@@ -297,3 +297,61 @@ func TestPipPrepShiftAndNoise(t *testing.T) {
 	}
 	assert.InDelta(t, 0.1, math.Sqrt(d2/float64(len(out))), 0.01, "noise of deviation 0.1")
 }
+
+// Each clear glass top the bench scores (a hand over less than
+// vision.HandCovered of it, other dice less than vision.HiddenByDice) is
+// learned from three times by the glass levels network (read a level low,
+// at and a level high, off the six levels not), with its true height's
+// offset and value; other cells not at all.
+func TestGlassLevelSamples(t *testing.T) {
+	patch := func(v float32) []float32 { return []float32{v, v} }
+	var pips [vision.MaxStack][]float32
+	for k := range pips {
+		pips[k] = patch(float32(k + 1))
+	}
+	glass := vision.CellSample{Height: 1, Material: 'G', PipsTop: 4, Pips: pips}
+	tall := glass
+	tall.Height, tall.PipsTop = 3, 6
+	cells := []vision.CellSample{glass, tall,
+		{Height: 2, Material: 'W', PipsTop: 4, Pips: pips},              // not glass
+		{Height: 2, Material: 'G', PipsTop: 4, Pips: pips, Hand: 0.3},   // a hand over it
+		{Height: 2, Material: 'G', PipsTop: 4, Pips: pips, Hidden: 0.6}, // other dice hide it
+		{Height: 2, Material: 'G', PipsTop: 4, Pips: pips, Jittered: true},
+		{Height: 0, Pips: pips}, // empty
+		{Height: 2, Material: 'G', PipsTop: 3, Pips: pips, Hand: 0.1}, // a hand over a little of it: scored, so learned
+	}
+	s := glassLevelSamples(cells)
+	require.Len(t, s, 2+3+3)
+	assert.Equal(t, vision.GlassLevelsClass(2, 3, 3), s[7].Class)
+	// the one-high G4 read one and two high
+	assert.Equal(t, vision.GlassLevelsClass(1, 4, 1), s[0].Class)
+	assert.Equal(t, []float32{0, 0, 1, 1, 2, 2}, s[0].X)
+	assert.Equal(t, 3, s[1].Class, "read a level high: the first third, value 4")
+	// the three-high G6 read two, three and four high
+	assert.Equal(t, []int{6 + 6 + 5, 6 + 5, 5}, []int{s[2].Class, s[3].Class, s[4].Class})
+	assert.Equal(t, []float32{3, 3, 4, 4, 5, 5}, s[4].X)
+}
+
+// -train glass-levels writes a network that reads three planes of the pip
+// networks' patch to 18 classes.
+func TestTrainGlassLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a small network")
+	}
+	out := filepath.Join(t.TempDir(), "glass_levels.cnn")
+	require.NoError(t, run([]string{"-data", "../testdata/synth/sequences/round1_p1", "-epochs", "1",
+		"-train", "glass-levels", "-glass-levels-convs", "4,8", "-glass-levels-hidden", "8",
+		"-out-pips", "../model/pips.cnn", "-out-top", "../model/top.mlp", "-height-members", "0", "-out-height", "",
+		"-out-glass-levels", out}))
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	n, err := cnn.Unmarshal(b)
+	require.NoError(t, err)
+	pips, err := os.ReadFile("../model/pips.cnn")
+	require.NoError(t, err)
+	pn, err := cnn.UnmarshalAll(pips)
+	require.NoError(t, err)
+	assert.Equal(t, 3*pn[0].Arch.InC, n.Arch.InC)
+	assert.Equal(t, pn[0].Arch.Side, n.Arch.Side)
+	assert.Equal(t, vision.GlassLevelsClasses, n.Arch.Classes)
+}
