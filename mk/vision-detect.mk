@@ -305,22 +305,26 @@ pips-refit-fresh: test-deps fresh-train-data
 	$(GO) run ./vision/celltrain $(call cell_data,$(foreach s,$(FRESH_SEEDS),$(FRESH_DIR)/$(s)/stills)) \
 	  $(PIPS_FRESH_FLAGS) -pip-from build/pips_refit25.cnn -out-pips vision/model/pips.cnn
 
-# The glass levels network (vision/model/glass_levels.cnn, read for the
-# stacks read with a clear glass top: vision/glasslevels.go) since the
-# fifty-fifth session: two networks (seeds differ) of the pip patches at
-# three levels, learned from every clear glass top the bench would score
-# of fresh 2141-2146 and 2167-2186 (5,200 stills drawn as the bench is;
-# about 9 h of POV-Ray on one core), a tenth of the images kept out to
-# measure; about 11 minutes on two cores after the renders. The committed
-# file's renders were kept in other folders (their paths seed the split),
-# so a re-run writes a slightly different file.
+# The glass levels network (glass_levels.cnn, read for the stacks read
+# with a clear glass top: vision/glasslevels.go), a trial of the
+# fifty-fifth session, not kept (none is built in; vision/JOURNAL.md):
+# two networks (seeds differ) of the pip patches at three levels, learned
+# from every clear glass top the bench would score of fresh 2141-2146 and
+# 2167-2186 (5,200 stills drawn as the bench is; about 9 h of POV-Ray on
+# one core), a tenth of the images kept out to measure; about 11 minutes
+# on two cores after the renders. It writes a model folder, the built-in
+# networks and it, to read with --cell-model $(GLASS_MODEL_DIR). The
+# judged file's renders were kept in other folders (their paths seed the
+# split), so a re-run writes a slightly different file.
 GLASS_LEVELS_SEEDS ?= $(shell seq 2141 2146) $(shell seq 2167 2186)
 GLASS_LEVELS_FLAGS ?= -train glass-levels -glass-levels-convs 24,48,96 -glass-levels-hidden 96 \
   -glass-levels-members 2 -epochs 15 -lr 2e-3 -val 0.1 -height-members 0 -out-height "" -seed 1
+GLASS_MODEL_DIR ?= build/glass-model
 .PHONY: glass-levels-train-data glass-levels-model
 glass-levels-train-data: render-deps
 	@set -e; for s in $(GLASS_LEVELS_SEEDS); do [ -f $(FRESH_DIR)/$$s/stills/still_0199.json ] || \
 	  $(GO) run ./cmd/bprender corpus --seed $$s --stills 200 --sequences "" --out $(FRESH_DIR)/$$s --threads $(RENDER_THREADS); done
 glass-levels-model: test-deps glass-levels-train-data
+	mkdir -p $(GLASS_MODEL_DIR) && cp vision/model/*.mlp vision/model/*.cnn $(GLASS_MODEL_DIR)/
 	$(GO) run ./vision/celltrain -data $(subst $(eval_space),$(eval_comma),$(strip $(foreach s,$(GLASS_LEVELS_SEEDS),$(FRESH_DIR)/$(s)/stills))) \
-	  $(GLASS_LEVELS_FLAGS) -out-glass-levels vision/model/glass_levels.cnn
+	  $(GLASS_LEVELS_FLAGS) -out-glass-levels $(GLASS_MODEL_DIR)/glass_levels.cnn

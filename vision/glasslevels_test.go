@@ -36,52 +36,34 @@ func TestGlassLevelsInputAndClass(t *testing.T) {
 	assert.Equal(t, -1, GlassLevelsClass(3, 0, 3), "no such value")
 }
 
-// TestGlassLevelsMendsBench pins a glass top of the committed bench that
-// the height and pip networks read a level high and the glass levels
-// network reads right: still_0051, seat 3, row 1 column 1, R4 G5, read
-// three high G5 without the network (Options.NoGlassLevels), two high
-// with it.
-func TestGlassLevelsMendsBench(t *testing.T) {
-	const dir, still = "testdata/synth/stills", "still_0051"
-	stackReadAs(t, dir, still, 3, 0, 0, "R4 G5", 2, "G5")
-	d := NewDetector(Options{NoGlassLevels: true})
-	defer d.Close()
-	tr, res := detectStill(t, d, dir, still)
-	found := false
-	for _, tc := range tr.Cards {
-		if tc.Seat != 3 {
-			continue
-		}
-		i, e := nearestCard(res.Cards, make([]bool, len(res.Cards)), tc.CornersPx)
-		require.GreaterOrEqual(t, i, 0)
-		require.Less(t, e, 60.0)
-		cell := res.Cards[i].Cells[0][0]
-		require.NotNil(t, cell)
-		assert.Equal(t, 3, cell.Height, "without the network")
-		assert.Equal(t, "G5", cell.Top, "without the network")
-		found = true
-	}
-	assert.True(t, found, "seat 3's card")
-}
-
-// A glass levels network beside the model files is read (glass_levels.cnn),
-// one of another shape is refused with a message that names it, and none
-// leaves the glass tops to the height and pip networks.
+// A glass levels network beside the model files (glass_levels.cnn) is
+// read for the tops read as clear glass only: one sure of a value at the
+// read height makes every glass top that value, at that height, and
+// changes no other cell; one of another shape is refused with a message
+// that names it; none leaves the glass tops as the height and pip
+// networks read them.
 func TestGlassLevelsFile(t *testing.T) {
 	dir, top, pips := builtinModelDir(t)
 	d := NewDetector(Options{})
 	defer d.Close()
 	require.NoError(t, d.UseNetworkFiles(top, pips))
 	assert.Nil(t, d.glass, "no glass_levels.cnn: none")
+	const stillDir, still = "testdata/synth/stills", "still_0274" // two glass tops
+	_, plain := detectStill(t, d, stillDir, still)
 
 	path := filepath.Join(dir, "glass_levels.cnn")
-	b, err := builtinModelFS.ReadFile("model/glass_levels.cnn")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, b, 0o644))
-	require.NoError(t, d.UseNetworkFiles(top, pips))
-	assert.NotNil(t, d.glass)
-
 	rng := rand.New(rand.NewPCG(3, 4))
+	// sure of class 6+5: the true height is the one read, the value 6
+	writeCNN(t, path, cnn.Arch{InC: 3 * d.pipPlanes, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: GlassLevelsClasses}, rng, 6+5)
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	require.NotNil(t, d.glass)
+	_, res := detectStill(t, d, stillDir, still)
+	eachGlassTop(t, plain, res, func(where string, was, cell *Cell) {
+		require.NotNil(t, was, "%s: a glass top read before", where)
+		assert.Equal(t, was.Height, cell.Height, "%s: the height read", where)
+		assert.Equal(t, 6, cell.Pips, "%s: the value the network is sure of", where)
+	})
+
 	writeCNN(t, path, cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: GlassLevelsClasses}, rng, -1)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "glass levels network reads 1 planes")
 	writeCNN(t, path, cnn.Arch{InC: 3 * d.pipPlanes, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, -1)

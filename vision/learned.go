@@ -538,7 +538,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					pi, pp = qi, qp
 					copy(d.pipP, d.abovePipP[:]) // the pip networks at the new height
 				}
-				if heights && d.glass != nil && !d.opts.NoGlassLevels {
+				if heights && d.glass != nil {
 					h, v, share := d.readGlassLevels(cam, c.pose, cr, r, col, dec.Height, d.pipP)
 					if h != dec.Height {
 						p := float64(cr.p[h])
@@ -1272,10 +1272,9 @@ var builtinPips []byte
 
 // The height networks — height.mlp, then height2.mlp, height3.mlp..., and
 // height.cnn if there is one (an ensemble whose probabilities are
-// averaged) — the material CNN, the nadir pip CNNs (pips_nadir.cnn) and
-// the glass levels network (glass_levels.cnn).
+// averaged) — the material CNN and the nadir pip CNNs (pips_nadir.cnn).
 //
-//go:embed model/height* model/material.cnn model/pips_nadir.cnn model/glass_levels.cnn
+//go:embed model/height* model/material.cnn model/pips_nadir.cnn
 var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
@@ -1303,9 +1302,6 @@ type builtinNets struct {
 	// nadirPips reads the pips of stacks under the camera (useNadirPips);
 	// a zero pipNet if there is no model/pips_nadir.cnn
 	nadirPips pipNet
-	// glassLevels reads clear glass tops' heights and values together
-	// (glasslevels.go); none if there is no model/glass_levels.cnn
-	glassLevels []*cnn.Net
 }
 
 // builtinNetworks decodes the built-in networks once.
@@ -1356,11 +1352,6 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/pips_nadir.cnn"); err == nil {
 		if nets.nadirPips, err = decodePipNet(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir pip network: %w", err)
-		}
-	}
-	if data, err := builtinModelFS.ReadFile("model/glass_levels.cnn"); err == nil {
-		if nets.glassLevels, err = cnn.UnmarshalAll(data); err != nil {
-			return nil, fmt.Errorf("vision: built-in glass levels network: %w", err)
 		}
 	}
 	return &nets, nil
