@@ -275,22 +275,17 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	var gl []*cnn.Net
-	glPath := filepath.Join(filepath.Dir(topPath), "glass_levels.cnn")
-	if data, err := os.ReadFile(glPath); err == nil {
-		if gl, err = cnn.UnmarshalAll(data); err != nil {
-			return fmt.Errorf("%s: %w", glPath, err)
-		}
+	dir := filepath.Dir(topPath)
+	gl, glPath, err := optionalCNNs(dir, "glass_levels.cnn", cnn.UnmarshalAll)
+	if err != nil {
+		return err
 	}
 	if err := d.useGlassLevels(gl); err != nil {
 		return fmt.Errorf("%s: %w", glPath, err)
 	}
-	var hcs []*cnn.Net
-	hcPath := filepath.Join(filepath.Dir(topPath), "height.cnn")
-	if data, err := os.ReadFile(hcPath); err == nil {
-		if hcs, err = cnn.UnmarshalAll(data); err != nil {
-			return fmt.Errorf("%s: %w", hcPath, err)
-		}
+	hcs, _, err := optionalCNNs(dir, "height.cnn", cnn.UnmarshalAll)
+	if err != nil {
+		return err
 	}
 	if len(heights) > 0 || len(hcs) > 0 {
 		if err := d.useHeightNetworks(heights, hcs); err != nil {
@@ -299,27 +294,37 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	} else {
 		d.height, d.heightCNN = nil, nil
 	}
-	var nadir []*cnn.Net
-	nPath := filepath.Join(filepath.Dir(topPath), "height_nadir.cnn")
-	if data, err := os.ReadFile(nPath); err == nil {
-		if nadir, err = cnn.UnmarshalMixed(data); err != nil { // of one side or several (useNadirHeights)
-			return fmt.Errorf("%s: %w", nPath, err)
-		}
+	// networks of one face side or several (useNadirHeights)
+	nadir, nPath, err := optionalCNNs(dir, "height_nadir.cnn", cnn.UnmarshalMixed)
+	if err != nil {
+		return err
 	}
 	if err := d.useNadirHeights(nadir); err != nil {
 		return fmt.Errorf("%s: %w", nPath, err)
 	}
-	var fine []*cnn.Net
-	fPath := filepath.Join(filepath.Dir(topPath), "height_fine.cnn")
-	if data, err := os.ReadFile(fPath); err == nil {
-		if fine, err = cnn.UnmarshalMixed(data); err != nil {
-			return fmt.Errorf("%s: %w", fPath, err)
-		}
+	fine, fPath, err := optionalCNNs(dir, "height_fine.cnn", cnn.UnmarshalMixed)
+	if err != nil {
+		return err
 	}
 	if err := d.useFineHeights(fine); err != nil {
 		return fmt.Errorf("%s: %w", fPath, err)
 	}
 	return nil
+}
+
+// optionalCNNs reads the CNN file name in dir with decode, if there is one
+// (none: no networks, no error), and says its path.
+func optionalCNNs(dir, name string, decode func([]byte) ([]*cnn.Net, error)) ([]*cnn.Net, string, error) {
+	path := filepath.Join(dir, name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, path, nil
+	}
+	nets, err := decode(data)
+	if err != nil {
+		return nil, path, fmt.Errorf("%s: %w", path, err)
+	}
+	return nets, path, nil
 }
 
 // HeightClass is the height network's class for the sample: 0 empty, the
