@@ -1,7 +1,8 @@
 // Command celltrain trains the learned cell reader of package vision: the
 // top network (is a top face at this level, and of which material), the
 // pip reader (an MLP or, with -pip-convs, a CNN) and the height networks
-// (MLPs and, with -train ...,height-cnn, a CNN), from rendered images with
+// (MLPs and, with -train ...,height-cnn, a CNN; with -train glass-levels,
+// the glass levels network, a trial none is built in of), from rendered images with
 // truth (vision/synth), and writes the model files that package vision
 // embeds. The networks train side by side, one per core (-jobs); each
 // file depends only on the data, the flags and the seed.
