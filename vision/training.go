@@ -276,13 +276,6 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 		}
 	}
 	dir := filepath.Dir(topPath)
-	gl, glPath, err := optionalCNNs(dir, "glass_levels.cnn", cnn.UnmarshalAll)
-	if err != nil {
-		return err
-	}
-	if err := d.useGlassLevels(gl); err != nil {
-		return fmt.Errorf("%s: %w", glPath, err)
-	}
 	hcs, _, err := optionalCNNs(dir, "height.cnn", cnn.UnmarshalAll)
 	if err != nil {
 		return err
@@ -294,20 +287,24 @@ func (d *Detector) UseNetworkFiles(topPath, pipsPath string) error {
 	} else {
 		d.height, d.heightCNN = nil, nil
 	}
-	// networks of one face side or several (useNadirHeights)
-	nadir, nPath, err := optionalCNNs(dir, "height_nadir.cnn", cnn.UnmarshalMixed)
-	if err != nil {
-		return err
-	}
-	if err := d.useNadirHeights(nadir); err != nil {
-		return fmt.Errorf("%s: %w", nPath, err)
-	}
-	fine, fPath, err := optionalCNNs(dir, "height_fine.cnn", cnn.UnmarshalMixed)
-	if err != nil {
-		return err
-	}
-	if err := d.useFineHeights(fine); err != nil {
-		return fmt.Errorf("%s: %w", fPath, err)
+	// networks for some cells or tops, where there are any (the nadir and
+	// fine height CNNs of one face side or several)
+	for _, sn := range []struct {
+		name   string
+		decode func([]byte) ([]*cnn.Net, error)
+		use    func([]*cnn.Net) error
+	}{
+		{"height_nadir.cnn", cnn.UnmarshalMixed, d.useNadirHeights},
+		{"height_fine.cnn", cnn.UnmarshalMixed, d.useFineHeights},
+		{"glass_levels.cnn", cnn.UnmarshalAll, d.useGlassLevels},
+	} {
+		nets, path, err := optionalCNNs(dir, sn.name, sn.decode)
+		if err != nil {
+			return err
+		}
+		if err := sn.use(nets); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return nil
 }
