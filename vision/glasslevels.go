@@ -47,6 +47,14 @@ const (
 	glassLevelsViews     = 8
 	// glassLevelsFloor keeps a reader's zero from ruling a pair out alone.
 	glassLevelsFloor = 1e-3
+	// glassLevelsGate is the share of the product the likeliest pair must
+	// hold for readLearned to take it; under it the stack keeps the read
+	// of the height and pip networks. Found in the fifty-fifth session's
+	// judging data (fresh 2187-2194, glass-heavy 3303-3304: of the reads
+	// the network changed, those at 0.8 or more mended 9 stacks and broke
+	// none; those under it mended 12 and broke 6); judged in the
+	// fifty-sixth on corpora it was not found on (vision/JOURNAL.md).
+	glassLevelsGate = 0.8
 )
 
 // GlassLevelsClasses is how many classes the glass levels network has:

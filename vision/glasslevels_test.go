@@ -64,6 +64,16 @@ func TestGlassLevelsFile(t *testing.T) {
 		assert.Equal(t, 6, cell.Pips, "%s: the value the network is sure of", where)
 	})
 
+	// torn between the read height's values 1 and 5 (the two glass tops
+	// are a G3 and a G6, which the pip networks read surely): neither
+	// pair holds glassLevelsGate of the product, so the reads stay.
+	writeCNNSplit(t, path, cnn.Arch{InC: 3 * d.pipPlanes, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: GlassLevelsClasses}, rng, 6+0, 6+4)
+	require.NoError(t, d.UseNetworkFiles(top, pips))
+	_, res = detectStill(t, d, stillDir, still)
+	eachGlassTop(t, plain, res, func(where string, was, cell *Cell) {
+		assert.Equal(t, was, cell, "%s: a torn network leaves the read as it was", where)
+	})
+
 	writeCNN(t, path, cnn.Arch{InC: 1, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: GlassLevelsClasses}, rng, -1)
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "glass levels network reads 1 planes")
 	writeCNN(t, path, cnn.Arch{InC: 3 * d.pipPlanes, Side: d.pipSide, Convs: []int{4}, Hidden: 4, Classes: 6}, rng, -1)

@@ -540,11 +540,13 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 				}
 				if heights && d.glass != nil {
 					h, v, share := d.readGlassLevels(cam, c.pose, cr, r, col, dec.Height, d.pipP)
-					if h != dec.Height {
-						p := float64(cr.p[h])
-						dec = Decision{Height: h, Material: 'G', HeightConf: p, Confidence: share}
+					if share >= glassLevelsGate {
+						if h != dec.Height {
+							p := float64(cr.p[h])
+							dec = Decision{Height: h, Material: 'G', HeightConf: p, Confidence: share}
+						}
+						pi, pp = v, float32(share)
 					}
-					pi, pp = v, float32(share)
 				}
 			}
 			cell := &Cell{Height: dec.Height, Material: dec.Material, Pips: pi + 1, HeightConf: dec.HeightConf}

@@ -776,16 +776,30 @@ func eachGlassTop(t *testing.T, plain, res Result, check func(where string, was,
 // sure whatever it reads.
 func writeCNN(t *testing.T, path string, a cnn.Arch, rng *rand.Rand, sure int) {
 	t.Helper()
+	if sure < 0 {
+		writeCNNSplit(t, path, a, rng)
+		return
+	}
+	writeCNNSplit(t, path, a, rng, sure)
+}
+
+// writeCNNSplit writes a small CNN of architecture a, its weights drawn
+// from rng, to path, whose output biases split it evenly between the
+// classes given whatever it reads (none: its outputs are as drawn).
+func writeCNNSplit(t *testing.T, path string, a cnn.Arch, rng *rand.Rand, classes ...int) {
+	t.Helper()
 	n, err := cnn.New(a, rng)
 	require.NoError(t, err)
 	b, err := n.MarshalBinary()
 	require.NoError(t, err)
-	if sure >= 0 {
+	if len(classes) > 0 {
 		bias := make([]float32, a.Classes)
 		for k := range bias {
 			bias[k] = -20
 		}
-		bias[sure] = 20
+		for _, k := range classes {
+			bias[k] = 20
+		}
 		b = withOutputBias(b, bias)
 	}
 	require.NoError(t, os.WriteFile(path, b, 0o644))
