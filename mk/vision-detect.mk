@@ -306,16 +306,18 @@ pips-refit-fresh: test-deps fresh-train-data
 	  $(PIPS_FRESH_FLAGS) -pip-from build/pips_refit25.cnn -out-pips vision/model/pips.cnn
 
 # The glass levels network (glass_levels.cnn, read for the stacks read
-# with a clear glass top: vision/glasslevels.go), a trial of the
-# fifty-fifth session, not kept (none is built in; vision/JOURNAL.md):
-# two networks (seeds differ) of the pip patches at three levels, learned
-# from every clear glass top the bench would score of fresh 2141-2146 and
-# 2167-2186 (5,200 stills drawn as the bench is; about 9 h of POV-Ray on
-# one core), a tenth of the images kept out to measure; about 11 minutes
-# on two cores after the renders. It writes a model folder, the built-in
-# networks and it, to read with --cell-model $(GLASS_MODEL_DIR). The
-# judged file's renders were kept in other folders (their paths seed the
-# split), so a re-run writes a slightly different file.
+# with a clear glass top: vision/glasslevels.go), learned in the
+# fifty-fifth session and built in since the fifty-sixth, behind a gate
+# (vision/JOURNAL.md): two networks (seeds differ) of the pip patches at
+# three levels, learned from every clear glass top the bench would score
+# of fresh 2141-2146 and 2167-2186 (5,200 stills drawn as the bench is;
+# about 9 h of POV-Ray on one core), a tenth of the images kept out to
+# measure; about 11 minutes on two cores after the renders. It writes a
+# model folder, the built-in networks and a new one, to judge with
+# --cell-model $(GLASS_MODEL_DIR) against the built-in file before it
+# replaces it. The built-in file's renders were kept in other folders
+# (their paths seed the split), so a re-run writes a slightly different
+# file.
 GLASS_LEVELS_SEEDS ?= $(shell seq 2141 2146) $(shell seq 2167 2186)
 GLASS_LEVELS_FLAGS ?= -train glass-levels -glass-levels-convs 24,48,96 -glass-levels-hidden 96 \
   -glass-levels-members 2 -epochs 15 -lr 2e-3 -val 0.1 -height-members 0 -out-height "" -seed 1

@@ -53,6 +53,10 @@ type Options struct {
 	// under the camera instead of the height their pips' spacing gives
 	// (pipscale.go); for comparison.
 	NoPipScale bool
+	// NoGlassLevels reads clear glass tops without the glass levels
+	// network (glasslevels.go): their height and pips as the height and
+	// pip networks read them; for comparison.
+	NoGlassLevels bool
 }
 
 func (o Options) withDefaults() Options {
@@ -251,8 +255,9 @@ type Detector struct {
 	// optional: a pip network that reads, in place of the others, the
 	// stacks under the camera (useNadirPips)
 	nadirPips pipReader
-	// optional: the glass levels network (glasslevels.go;
-	// glass_levels.cnn beside the model files, none built in)
+	// optional: the glass levels network (glasslevels.go; built in
+	// since the fifty-sixth session, or glass_levels.cnn beside the
+	// model files)
 	glass        *glassLevels
 	pipXs, pipPs [][]float32 // the stacks' pip patches and readings (readPipsAll)
 	pipNadir     []bool      // which of them the nadir pip network reads
@@ -330,6 +335,9 @@ func NewDetector(opts Options) *Detector {
 			panic(err)
 		}
 		if err := d.useNadirPips(nets.nadirPips); err != nil {
+			panic(err)
+		}
+		if err := d.useGlassLevels(nets.glassLevels); err != nil {
 			panic(err)
 		}
 	}

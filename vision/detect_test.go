@@ -577,7 +577,13 @@ func cardPosedWithin(t *testing.T, dir, still string, seat int) {
 // far off that card's farthest corner is (px).
 func seatCardNearest(t *testing.T, dir, still string, seat int) (truthCard, Card, float64) {
 	t.Helper()
-	d := NewDetector(Options{})
+	return seatCardNearestWith(t, Options{}, dir, still, seat)
+}
+
+// seatCardNearestWith is seatCardNearest read by a detector of opts.
+func seatCardNearestWith(t *testing.T, opts Options, dir, still string, seat int) (truthCard, Card, float64) {
+	t.Helper()
+	d := NewDetector(opts)
 	defer d.Close()
 	tr, res := detectStill(t, d, dir, still)
 	for _, tc := range tr.Cards {

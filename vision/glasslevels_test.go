@@ -81,3 +81,63 @@ func TestGlassLevelsFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("not a network"), 0o644))
 	assert.ErrorContains(t, d.UseNetworkFiles(top, pips), "glass_levels.cnn")
 }
+
+// TestGlassLevelsMendJudges pins two clear glass tops of the fifty-sixth
+// session's judges (vision/testdata/stacks) that the height and pip
+// networks misread and the built-in glass levels network, its pair
+// holding more than glassLevelsGate of the product, reads right; with
+// Options.NoGlassLevels they read as before it.
+func TestGlassLevelsMendJudges(t *testing.T) {
+	for _, c := range []struct {
+		still          string
+		seat, row, col int
+		want           string
+		height         int
+		top            string
+		// without the glass levels network
+		oldHeight int
+		oldTop    string
+	}{
+		// fresh 2195, still_0138, seat 0, row 1 column 1: a one-high G2
+		// read two high G1 (its bottom face's 5 and the card through it).
+		{"fresh2195_0138", 0, 0, 0, "G2", 1, "G2", 2, "G1"},
+		// fresh 2200, still_0115, seat 1, row 1 column 1: S4 G5 S6 G6
+		// read five high G1, the bottom face of the G6 seen a level up.
+		{"fresh2200_0115", 1, 0, 0, "S4 G5 S6 G6", 4, "G6", 5, "G1"},
+	} {
+		t.Run(c.still, func(t *testing.T) {
+			for _, off := range []bool{false, true} {
+				tc, card, e := seatCardNearestWith(t, Options{NoGlassLevels: off}, "testdata/stacks", c.still, c.seat)
+				require.Less(t, e, 60.0, "seat %d's card found", c.seat)
+				require.Equal(t, c.want, tc.Building[c.row][c.col], "the truth's stack")
+				cell := card.Cells[c.row][c.col]
+				require.NotNil(t, cell, "read empty")
+				height, top := c.height, c.top
+				if off {
+					height, top = c.oldHeight, c.oldTop
+				}
+				assert.Equal(t, height, cell.Height, "NoGlassLevels %v", off)
+				assert.Equal(t, top, cell.Top, "NoGlassLevels %v", off)
+			}
+		})
+	}
+}
+
+// The glass levels network is built in, and Options.NoGlassLevels leaves
+// the glass tops of a committed still as the height and pip networks
+// read them: every other cell reads the same either way.
+func TestGlassLevelsBuiltIn(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	require.NotNil(t, d.glass, "the built-in glass levels network")
+	assert.Len(t, d.glass.ws, 2, "two members")
+	off := NewDetector(Options{NoGlassLevels: true})
+	defer off.Close()
+	const stillDir, still = "testdata/synth/stills", "still_0274" // two glass tops
+	_, plain := detectStill(t, off, stillDir, still)
+	_, res := detectStill(t, d, stillDir, still)
+	eachGlassTop(t, plain, res, func(where string, was, cell *Cell) {
+		require.NotNil(t, was, "%s: a glass top read before", where)
+		assert.Equal(t, was.Top, cell.Top, "%s: read surely before, the same now", where)
+	})
+}

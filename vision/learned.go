@@ -538,7 +538,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					pi, pp = qi, qp
 					copy(d.pipP, d.abovePipP[:]) // the pip networks at the new height
 				}
-				if heights && d.glass != nil {
+				if heights && d.glass != nil && !d.opts.NoGlassLevels {
 					h, v, share := d.readGlassLevels(cam, c.pose, cr, r, col, dec.Height, d.pipP)
 					if share >= glassLevelsGate {
 						if h != dec.Height {
@@ -1274,9 +1274,10 @@ var builtinPips []byte
 
 // The height networks — height.mlp, then height2.mlp, height3.mlp..., and
 // height.cnn if there is one (an ensemble whose probabilities are
-// averaged) — the material CNN and the nadir pip CNNs (pips_nadir.cnn).
+// averaged) — the material CNN, the nadir pip CNNs (pips_nadir.cnn) and
+// the glass levels network (glass_levels.cnn).
 //
-//go:embed model/height* model/material.cnn model/pips_nadir.cnn
+//go:embed model/height* model/material.cnn model/pips_nadir.cnn model/glass_levels.cnn
 var builtinModelFS embed.FS
 
 // HeightMemberPath is the file of the k-th (from 0) network of a height
@@ -1304,6 +1305,9 @@ type builtinNets struct {
 	// nadirPips reads the pips of stacks under the camera (useNadirPips);
 	// a zero pipNet if there is no model/pips_nadir.cnn
 	nadirPips pipNet
+	// glassLevels reads clear glass tops' heights and values together
+	// (glasslevels.go); none if there is no model/glass_levels.cnn
+	glassLevels []*cnn.Net
 }
 
 // builtinNetworks decodes the built-in networks once.
@@ -1354,6 +1358,11 @@ var builtinNetworks = sync.OnceValues(func() (*builtinNets, error) {
 	if data, err := builtinModelFS.ReadFile("model/pips_nadir.cnn"); err == nil {
 		if nets.nadirPips, err = decodePipNet(data); err != nil {
 			return nil, fmt.Errorf("vision: built-in nadir pip network: %w", err)
+		}
+	}
+	if data, err := builtinModelFS.ReadFile("model/glass_levels.cnn"); err == nil {
+		if nets.glassLevels, err = cnn.UnmarshalAll(data); err != nil {
+			return nil, fmt.Errorf("vision: built-in glass levels network: %w", err)
 		}
 	}
 	return &nets, nil
