@@ -929,6 +929,13 @@ func TestStacksReadRight(t *testing.T) {
 		// die's face at level 3 0.96 sure and at level 5 0.52, so faceLevels
 		// reads it three high S1.
 		{"FaceLevelChosen", "fresh2131_0067", 0, 0, 0, "G1 R1 S1", 3, "S1"},
+		// ClashLoserStands: pins a three-high stack (fresh corpus 2200,
+		// still_0107, seat 0, row 1 column 2: S2 S3 G3) read five high,
+		// whose top face there fell on the neighbour's; it gave way and
+		// its next choice, three high, was only 0.17 likely, so it was read
+		// empty — but empty was 0.04 likely, under clashEmptyShare of it,
+		// so the stack stands three high G3.
+		{"ClashLoserStands", "fresh2200_0107", 0, 0, 1, "S2 S3 G3", 3, "G3"},
 		// FaceLevelGlassUp: pins two clear glass dice (fresh corpus 2132,
 		// still_0038, seat 2, row 3 column 1: G1 G1) read one high G6, 0.44 sure
 		// (two high 0.40): at level 1 the pip networks read the top die's

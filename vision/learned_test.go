@@ -553,6 +553,13 @@ func TestSettleClashes(t *testing.T) {
 	weak = read(0.08, 0.04, 0.27, 0.09, 0.03, 0.45, 0.02, 0.02)
 	settleClashes([]*cellRead{tall, weak}, both30)
 	assert.Equal(t, 2, weak.dec.Height, "a next choice 0.27 likely stands")
+	// one whose next choice is weak but empty far less likely (under
+	// clashEmptyShare of it) keeps that stack (fresh 2200 still_0107's
+	// S2 S3 G3: three high 0.17, empty 0.04)
+	tall = read(0.02, 0, 0, 0.9, 0, 0.05, 0, 0.03)
+	weak = read(0.04, 0.03, 0.06, 0.17, 0.07, 0.62, 0.01, 0)
+	settleClashes([]*cellRead{tall, weak}, both30)
+	assert.Equal(t, 3, weak.dec.Height, "a next choice 0.17 likely stands where empty is 0.04 likely")
 
 	// faces a third of a face apart both stand
 	a := read(0, 0, 0, 0, 0, 0.9, 0.1, 0)
