@@ -99,10 +99,10 @@ func TestGlassLevelsMendJudges(t *testing.T) {
 		oldTop    string
 	}{
 		// fresh 2195, still_0138, seat 0, row 1 column 1: a one-high G2
-		// read two high G1 (its bottom face's 5 and the card through it).
+		// read two high G1, 0.44 sure.
 		{"fresh2195_0138", 0, 0, 0, "G2", 1, "G2", 2, "G1"},
 		// fresh 2200, still_0115, seat 1, row 1 column 1: S4 G5 S6 G6
-		// read five high G1, the bottom face of the G6 seen a level up.
+		// read five high G1, 0.12 sure.
 		{"fresh2200_0115", 1, 0, 0, "S4 G5 S6 G6", 4, "G6", 5, "G1"},
 	} {
 		t.Run(c.still, func(t *testing.T) {
