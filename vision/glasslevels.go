@@ -59,6 +59,18 @@ const (
 	// none; those under it mended 12 and broke 6); judged in the
 	// fifty-sixth on corpora it was not found on (vision/JOURNAL.md).
 	glassLevelsGate = 0.8
+	// glassLevelsUnsure: the network reads only the glass tops the
+	// height and pip networks read less than this sure (the cell's
+	// confidence as it would stand without it). Of the reads it changed
+	// on the fifty-sixth session's corpora the surest had been read 0.765
+	// sure (fresh 2172 still_0003's G3 W4 R4 S6 G6, read four high G1,
+	// mended; 0.7 would have lost it); with 0.8, every read of fresh
+	// 2141-2146 and 2167-2204, of glass-heavy 3305, of the bench and of
+	// the mistakes corpus is the same as with the network reading every
+	// glass top (some confidences differ), and a four-card frame takes
+	// about 3 ms less, about 7 ms less on glass-heavy tables
+	// (vision/JOURNAL.md).
+	glassLevelsUnsure = 0.8
 )
 
 // GlassLevelsClasses is how many classes the glass levels network has:

@@ -538,7 +538,7 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 					pi, pp = qi, qp
 					copy(d.pipP, d.abovePipP[:]) // the pip networks at the new height
 				}
-				if heights && d.glass != nil && !d.opts.NoGlassLevels {
+				if heights && d.glass != nil && !d.opts.NoGlassLevels && min(dec.Confidence, float64(pp)) < glassLevelsUnsure {
 					h, v, share := d.readGlassLevels(cam, c.pose, cr, r, col, dec.Height, d.pipP)
 					if share >= glassLevelsGate {
 						if h != dec.Height {
