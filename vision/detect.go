@@ -57,6 +57,9 @@ type Options struct {
 	// network (glasslevels.go): their height and pips as the height and
 	// pip networks read them; for comparison.
 	NoGlassLevels bool
+	// NoMovedPips reads each stack's pips from the patch over its cell's
+	// centre alone, also where they are unsure (movedPips).
+	NoMovedPips bool
 }
 
 func (o Options) withDefaults() Options {

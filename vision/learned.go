@@ -200,32 +200,39 @@ const seenThrough = 2.0 / 3
 // turnedPipFeatures is pipFeatures with the patch turned by turn radians
 // about the cell's centre: a die turned so on its cell is seen square.
 func (d *Detector) turnedPipFeatures(cam Camera, p cardPose, row, col, h int, turn float64, x []float32) {
+	d.movedPipFeatures(cam, p, row, col, h, turn, 0, 0, x)
+}
+
+// movedPipFeatures is turnedPipFeatures with the patch's centre moved du,
+// dv mm along the card's width and length from the cell's centre.
+func (d *Detector) movedPipFeatures(cam Camera, p cardPose, row, col, h int, turn, du, dv float64, x []float32) {
 	m := d.opts.Model
 	n := d.pipSide * d.pipSide
 	z := m.CardThickness + float64(h)*m.Die
-	d.pipPlane(cam, p, row, col, z, turn, false, x[:n])
+	cu, cv := m.CellCenter(row, col)
+	cu, cv = cu+du, cv+dv
+	d.pipPlane(cam, p, cu, cv, z, turn, false, x[:n])
 	if d.pipPlanes > 1 {
-		d.pipPlane(cam, p, row, col, z-seenThrough*m.Die, turn, false, x[n:2*n])
+		d.pipPlane(cam, p, cu, cv, z-seenThrough*m.Die, turn, false, x[n:2*n])
 	}
 	if d.pipPlanes > 2 {
-		d.pipPlane(cam, p, row, col, z, turn, true, x[2*n:3*n])
+		d.pipPlane(cam, p, cu, cv, z, turn, true, x[2*n:3*n])
 	}
 }
 
-// pipPlane fills x (d.pipSide²) with the die-sized square over cell (row,
-// col) at height z, turned by turn radians about the cell's centre, grey
-// (or whiteness, if white), zero mean and unit variance.
-func (d *Detector) pipPlane(cam Camera, p cardPose, row, col int, z, turn float64, white bool, x []float32) {
-	m := d.opts.Model
-	cu, cv := m.CellCenter(row, col)
+// pipPlane fills x (d.pipSide²) with the die-sized square centred at (cu,
+// cv) on the card (mm) at height z, turned by turn radians about that
+// centre, grey (or whiteness, if white), zero mean and unit variance.
+func (d *Detector) pipPlane(cam Camera, p cardPose, cu, cv, z, turn float64, white bool, x []float32) {
 	side := d.pipSide
+	die := d.opts.Model.Die
 	fs := float64(side)
 	cs, sn := math.Cos(turn), math.Sin(turn)
 	k := 0
 	for i := 0; i < side; i++ {
-		dv := (float64(i) + 0.5 - fs/2) / fs * pipSpan * m.Die
+		dv := (float64(i) + 0.5 - fs/2) / fs * pipSpan * die
 		for j := 0; j < side; j++ {
-			du := (float64(j) + 0.5 - fs/2) / fs * pipSpan * m.Die
+			du := (float64(j) + 0.5 - fs/2) / fs * pipSpan * die
 			u, v := cu+cs*du-sn*dv, cv+sn*du+cs*dv
 			var g float64
 			if px, py, ok := cam.Project(p.at(u, v, z)); ok {
@@ -519,6 +526,9 @@ func (d *Detector) readLearned(cards []Card, cam Camera) {
 		for j, dec := range cd.decs[:cd.n] {
 			k := cd.first + j
 			copy(d.pipP, d.pipPs[k])
+			if !d.opts.NoMovedPips {
+				d.movedPips(cam, c.pose, cd.at[j][0], cd.at[j][1], dec, d.pipNadir[k])
+			}
 			if dec.Material == 'G' {
 				copy(d.pipX, d.pipXs[k])
 				d.mixGlassPips(d.pipP)

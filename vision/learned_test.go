@@ -657,7 +657,8 @@ func TestTrainingPipPlanes(t *testing.T) {
 	x := make([]float32, 2*n)
 	two.pipFeatures(cam, p, 1, 1, 3, x)
 	want := make([]float32, n)
-	two.pipPlane(cam, p, 1, 1, m.CardThickness+(3-seenThrough)*m.Die, 0, false, want)
+	cu, cv := m.CellCenter(1, 1)
+	two.pipPlane(cam, p, cu, cv, m.CardThickness+(3-seenThrough)*m.Die, 0, false, want)
 	assert.Equal(t, want, x[n:])
 
 	// a third plane is the top face again, as whiteness: the first two
@@ -678,7 +679,7 @@ func TestTrainingPipPlanes(t *testing.T) {
 	assert.InDelta(t, 0, sum/float64(n), 1e-3)
 	assert.LessOrEqual(t, sq/float64(n), 1+1e-3, "unit variance, or less where the patch is flat")
 	white := make([]float32, n)
-	three.pipPlane(cam, p, 1, 1, m.CardThickness+3*m.Die, 0, true, white)
+	three.pipPlane(cam, p, cu, cv, m.CardThickness+3*m.Die, 0, true, white)
 	assert.Equal(t, white, x3[2*n:])
 	g := three.img.white(100, 100)
 	assert.InDelta(t, float64(g), three.img.whitenessAt(100, 100), 1e-9, "whitenessAt at a pixel is its whiteness")

@@ -67,7 +67,7 @@ const maxSeats = 4
 // the cell reader (the built-in networks, others from --cell-model DIR, or
 // the hand-written rules with --classical).
 func newDetector(v *viper.Viper, name string) (*vision.Detector, error) {
-	opts := vision.Options{Model: cardmodel.Default(), Classical: v.GetBool("classical"), EveryMember: v.GetBool("every-member"), NoPipScale: v.GetBool("no-pip-scale"), NoGlassLevels: v.GetBool("no-glass-levels")}
+	opts := vision.Options{Model: cardmodel.Default(), Classical: v.GetBool("classical"), EveryMember: v.GetBool("every-member"), NoPipScale: v.GetBool("no-pip-scale"), NoGlassLevels: v.GetBool("no-glass-levels"), NoMovedPips: v.GetBool("no-moved-pips")}
 	if seats := strings.TrimSpace(v.GetString("seats")); seats != "" {
 		for i, f := range strings.Split(seats, ",") {
 			deg, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
@@ -191,6 +191,7 @@ func detectorFlags(cmd *cobra.Command) {
 	f.String("cell-model", "", "folder with top.mlp, pips.cnn (or pips.mlp) and optionally height.cnn, height*.mlp, material.cnn, pips_glass.cnn (pips of tops read as glass), height_nadir.cnn (heights of the cells under the camera), height_fine.cnn (heights of the other cells where the height CNNs are unsure), pips_nadir.cnn (pips of the stacks under the camera), glass_levels.cnn (clear glass tops' heights and pips read together) (vision/celltrain) to read cells with (default: the built-in networks)")
 	f.Bool("classical", false, "read cells with the hand-written rules instead of the networks")
 	f.Bool("no-pip-scale", false, "keep the height networks' reads of the stacks on cards under the camera instead of the heights their pips' spacing gives (for comparison)")
+	f.Bool("no-moved-pips", false, "read each stack's pips from the patch over its cell's centre alone, also where the read is unsure (for comparison)")
 	f.Bool("no-glass-levels", false, "read clear glass tops without the glass levels network: their height and pips as the height and pip networks read them (for comparison)")
 	f.Bool("every-member", false, "read every member of the height and pip CNN ensembles for every cell, also where the first half of them is already sure (slower; the same reads on every corpus measured)")
 	f.String("views", "", "height,material,pips[,below]: in how many symmetries of the square (1, 2, 4, 8) each network reads its input, averaged; height views past the first only where the plain reading is less sure than below (default: vision.DefaultViews)")
