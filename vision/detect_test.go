@@ -580,6 +580,20 @@ func seatCardNearest(t *testing.T, dir, still string, seat int) (truthCard, Card
 	return seatCardNearestWith(t, Options{}, dir, still, seat)
 }
 
+// pinnedStack reads still (vision/testdata/stacks) with opts and returns
+// what seat's card reads on cell (row, col), after checking that the card
+// is found and the truth's stack there is want; it fails the test if the
+// cell reads empty.
+func pinnedStack(t *testing.T, opts Options, still string, seat, row, col int, want string) *Cell {
+	t.Helper()
+	tc, card, e := seatCardNearestWith(t, opts, "testdata/stacks", still, seat)
+	require.Less(t, e, 60.0, "seat %d's card found", seat)
+	require.Equal(t, want, tc.Building[row][col], "the truth's stack")
+	cell := card.Cells[row][col]
+	require.NotNil(t, cell, "read empty")
+	return cell
+}
+
 // seatCardNearestWith is seatCardNearest read by a detector of opts.
 func seatCardNearestWith(t *testing.T, opts Options, dir, still string, seat int) (truthCard, Card, float64) {
 	t.Helper()

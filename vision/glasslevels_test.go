@@ -115,11 +115,7 @@ func TestGlassLevelsMendJudges(t *testing.T) {
 	} {
 		t.Run(c.still, func(t *testing.T) {
 			for _, off := range []bool{false, true} {
-				tc, card, e := seatCardNearestWith(t, Options{NoGlassLevels: off}, "testdata/stacks", c.still, c.seat)
-				require.Less(t, e, 60.0, "seat %d's card found", c.seat)
-				require.Equal(t, c.want, tc.Building[c.row][c.col], "the truth's stack")
-				cell := card.Cells[c.row][c.col]
-				require.NotNil(t, cell, "read empty")
+				cell := pinnedStack(t, Options{NoGlassLevels: off}, c.still, c.seat, c.row, c.col, c.want)
 				height, top := c.height, c.top
 				if off {
 					height, top = c.oldHeight, c.oldTop

@@ -29,11 +29,7 @@ func TestMovedPipsMend(t *testing.T) {
 	} {
 		t.Run(c.still, func(t *testing.T) {
 			for _, off := range []bool{false, true} {
-				tc, card, e := seatCardNearestWith(t, Options{NoMovedPips: off}, "testdata/stacks", c.still, c.seat)
-				require.Less(t, e, 60.0, "seat %d's card found", c.seat)
-				require.Equal(t, c.want, tc.Building[c.row][c.col], "the truth's stack")
-				cell := card.Cells[c.row][c.col]
-				require.NotNil(t, cell, "read empty")
+				cell := pinnedStack(t, Options{NoMovedPips: off}, c.still, c.seat, c.row, c.col, c.want)
 				top := c.top
 				if off {
 					top = c.oldTop
