@@ -79,6 +79,16 @@ func TestDetectOnCorpus(t *testing.T) {
 	assert.Equal(t, rep.Stack.Total, stacks.Total, "stacks over the slide bins")
 	assert.Equal(t, rep.Height.Right, heights.Right, "heights right over the slide bins")
 	assert.Len(t, rep.StackPerSlide, 4, "the corpus has stacks in every slide bin")
+	// the sight strata split the stacks too, and the corpus has each
+	var sight Tally
+	for _, v := range rep.StackPerSight {
+		sight.Right += v.Right
+		sight.Total += v.Total
+	}
+	assert.Equal(t, rep.Stack.Right, sight.Right, "stacks right over the sight strata")
+	assert.Equal(t, rep.Stack.Total, sight.Total, "stacks over the sight strata")
+	assert.Len(t, rep.StackPerSight, 3, "the corpus has stacks in every sight stratum")
+	assert.Greater(t, rep.StackPerSight["open"].Total, rep.StackPerSight["hidden"].Total+rep.StackPerSight["glass under camera"].Total)
 }
 
 // TestClassicalReaderOnCorpus keeps the hand-written reader (Options.Classical)
@@ -1165,5 +1175,25 @@ func TestBenchBadTruth(t *testing.T) {
 			assert.Contains(t, rep.Skipped[0], c.want)
 			assert.Contains(t, rep.Skipped[0], "still_0000.")
 		})
+	}
+}
+
+// sightKey puts a stack hidden in part first, then a clear glass top on a
+// card under the camera; every other stack is "open".
+func TestSightKey(t *testing.T) {
+	for _, c := range []struct {
+		hide  float64
+		top   byte
+		under bool
+		want  string
+	}{
+		{0, 'W', false, "open"},
+		{0, 'G', false, "open"},
+		{0.29, 'S', true, "open"},
+		{0, 'G', true, "glass under camera"},
+		{HiddenSome, 'R', false, "hidden"},
+		{0.45, 'G', true, "hidden"},
+	} {
+		assert.Equal(t, c.want, sightKey(c.hide, c.top, c.under), "%+v", c)
 	}
 }

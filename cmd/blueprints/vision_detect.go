@@ -419,6 +419,11 @@ median milliseconds per frame.
 					line("whole, "+string(m)+" top", t)
 				}
 			}
+			for _, k := range []string{"open", "hidden", "glass under camera"} {
+				if t, ok := rep.StackPerSight[k]; ok {
+					line("whole, "+k, t)
+				}
+			}
 			for n := 1; n <= 6; n++ {
 				if t, ok := rep.StackPerCrowding[fmt.Sprint(n)]; ok {
 					line(fmt.Sprintf("whole, %d on card", n), t)
