@@ -362,12 +362,8 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 			for _, o := range tc.Occluded {
 				occluded[o] = true
 			}
-			hidden := map[[2]int]bool{}
-			diceHide := map[[2]int]float64{}
+			diceHide := map[[2]int]float64{} // the share of each cell's top other dice hide
 			for _, tcell := range tc.Cells {
-				if tcell.Dice >= HiddenByDice {
-					hidden[[2]int{tcell.Row, tcell.Col}] = true
-				}
 				diceHide[[2]int{tcell.Row, tcell.Col}] = tcell.Dice
 			}
 			crowd := 0
@@ -391,7 +387,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 						continue
 					}
 					dice := strings.Fields(tc.Building[r][col])
-					if hidden[[2]int{r, col}] {
+					if diceHide[[2]int{r, col}] >= HiddenByDice {
 						if len(dice) > 0 {
 							rep.HiddenByDice.add(flagged)
 							if !flagged {
