@@ -512,7 +512,12 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 // slideKey buckets cell (row, col) of a card whose corners (TL, TR, BR,
 // BL as printed) lie at corners in the image by how far the top face of a
 // stack there moves per die of height: "slide=0-3px", "slide=3-6px",
-// "slide=6-9px" or "slide=9+px" ("slide=?" where the camera cannot say).
+// "slide=6-9px", "slide=9-12px", "slide=12-15px", "slide=15-20px" or
+// "slide=20+px" ("slide=?" where the camera cannot say). (Until the
+// fifty-ninth session the last four were one, "slide=9+px": split, they
+// show that the stacks read best where their faces slide 6-15 px per die,
+// and worse further out, where tall stacks hide more of their neighbours
+// — a guide to where a camera should hang.)
 func slideKey(cam *Camera, m cardmodel.Model, corners [4][2]float64, row, col int) string {
 	u, v := m.CellCenter(row, col)
 	fu, fv := u/m.CardWidth, v/m.CardHeight
@@ -531,16 +536,33 @@ func slideKey(cam *Camera, m cardmodel.Model, corners [4][2]float64, row, col in
 	if !ok {
 		return "slide=?"
 	}
-	switch s := math.Hypot(x-px[0], y-px[1]); {
-	case s < 3:
-		return "slide=0-3px"
-	case s < 6:
-		return "slide=3-6px"
-	case s < 9:
-		return "slide=6-9px"
-	default:
-		return "slide=9+px"
+	s := math.Hypot(x-px[0], y-px[1])
+	for _, b := range slideBins {
+		if s < b.below {
+			return b.key
+		}
 	}
+	return slideBins[len(slideBins)-1].key
+}
+
+// slideBins are slideKey's bins, in order: a slide under below pixels
+// per die (and at least the bin before's) falls in key.
+var slideBins = []struct {
+	below float64
+	key   string
+}{
+	{3, "slide=0-3px"}, {6, "slide=3-6px"}, {9, "slide=6-9px"}, {12, "slide=9-12px"},
+	{15, "slide=12-15px"}, {20, "slide=15-20px"}, {math.Inf(1), "slide=20+px"},
+}
+
+// SlideKeys lists the keys of BenchReport's per-slide tallies in order of
+// slide ("slide=?" aside).
+func SlideKeys() []string {
+	keys := make([]string, len(slideBins))
+	for i, b := range slideBins {
+		keys[i] = b.key
+	}
+	return keys
 }
 
 // countConfidence counts one cell in ByConfidence: a true stack (read

@@ -391,6 +391,7 @@ func (d *Detector) readCells(cards []Card, cam Camera) {
 	for i := range cards {
 		c := &cards[i]
 		c.UnderCamera = d.cardUnderCamera(cam, c.pose)
+		c.SlidePx = d.cardSlide(cam, c.pose)
 		bg := d.measureBackground(cam, c.pose)
 		shares, heights := d.cellShares(cam, c.pose, &bg)
 		if d.keepFeatures {

@@ -43,6 +43,9 @@ func (d *Detector) drawDebug(img *gocv.Mat, res Result, cam Camera) {
 		if c.byLines {
 			label += " (found by its lines)"
 		}
+		if c.SlidePx[1] > 0 {
+			label += fmt.Sprintf(", slide %.0f-%.0f px/die", c.SlidePx[0], c.SlidePx[1])
+		}
 		if c.UnderCamera {
 			label += ", under the camera"
 		}

@@ -102,14 +102,21 @@ type Card struct {
 	// point straight under the camera that a stack's height there shows
 	// only in how large its top face looks (nadir.go): read less surely.
 	UnderCamera bool
-	pose        cardPose
-	grid        float64         // how clearly the printed grid showed (orient)
-	gridOther   float64         // how clearly it showed the other way up
-	lines       float64         // the share of its printed lines on a ridge (refinePose)
-	byLines     bool            // found by its line work alone (linework.go)
-	pale        bool            // found by the pale mask (maskCards)
-	feats       *cardFeatures   // kept for training only
-	jittered    []*cardFeatures // training only: the features at poses jittered around pose
+	// SlidePx is the least and the greatest distance, in pixels, that a
+	// stack's top face on one of the card's cells moves in the image per
+	// die of height (zeros where the camera cannot say). Stacks read best
+	// where it is 6-12 px: under 3 px only a face's size tells its height,
+	// and far out tall stacks hide more of their neighbours (the README's
+	// "Where to put the camera").
+	SlidePx   [2]float64
+	pose      cardPose
+	grid      float64         // how clearly the printed grid showed (orient)
+	gridOther float64         // how clearly it showed the other way up
+	lines     float64         // the share of its printed lines on a ridge (refinePose)
+	byLines   bool            // found by its line work alone (linework.go)
+	pale      bool            // found by the pale mask (maskCards)
+	feats     *cardFeatures   // kept for training only
+	jittered  []*cardFeatures // training only: the features at poses jittered around pose
 	// heightP holds each cell's height-network probabilities as last
 	// decided (empty, 1..6, hand); heightRead which cells have them.
 	heightP    [3][2][HeightClasses]float32

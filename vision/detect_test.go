@@ -78,7 +78,7 @@ func TestDetectOnCorpus(t *testing.T) {
 	assert.Equal(t, rep.Stack.Right, stacks.Right, "stacks right over the slide bins")
 	assert.Equal(t, rep.Stack.Total, stacks.Total, "stacks over the slide bins")
 	assert.Equal(t, rep.Height.Right, heights.Right, "heights right over the slide bins")
-	assert.Len(t, rep.StackPerSlide, 4, "the corpus has stacks in every slide bin")
+	assert.Len(t, rep.StackPerSlide, 7, "the corpus has stacks in every slide bin")
 	// the sight strata split the stacks too, and the corpus has each
 	var sight Tally
 	for _, v := range rep.StackPerSight {
@@ -741,7 +741,17 @@ func TestSlideKey(t *testing.T) {
 		r, c := cell[0], cell[1]
 		assert.Equal(t, "slide=0-3px", slideKey(&cam, m, cornersAt(0, r, c), r, c), "cell %v under the camera", cell)
 		assert.Equal(t, "slide=6-9px", slideKey(&cam, m, cornersAt(300, r, c), r, c), "cell %v 300 mm out", cell)
-		assert.Equal(t, "slide=9+px", slideKey(&cam, m, cornersAt(600, r, c), r, c), "cell %v 600 mm out", cell)
+		assert.Equal(t, "slide=9-12px", slideKey(&cam, m, cornersAt(450, r, c), r, c), "cell %v 450 mm out", cell)
+		assert.Equal(t, "slide=12-15px", slideKey(&cam, m, cornersAt(525, r, c), r, c), "cell %v 525 mm out", cell)
+		assert.Equal(t, "slide=15-20px", slideKey(&cam, m, cornersAt(600, r, c), r, c), "cell %v 600 mm out", cell)
+		assert.Equal(t, "slide=20+px", slideKey(&cam, m, cornersAt(1000, r, c), r, c), "cell %v 1000 mm out", cell)
+	}
+	for _, g := range []struct {
+		dx       float64
+		from, to float64
+	}{{450, 9, 12}, {525, 12, 15}, {600, 15, 20}, {1000, 20, 99}} {
+		px := g.dx * 1000 / (800 - m.CardThickness) * m.Die / (800 - m.CardThickness - m.Die)
+		require.True(t, px >= g.from && px < g.to, "the test's geometry %v mm out: %.1f px", g.dx, px)
 	}
 	// near a bucket's edge the cell must be the one asked for: cell (2, 1)
 	// 125 mm out moves 3.2 px per die; cell (0, 0) of that card lies

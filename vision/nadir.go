@@ -63,6 +63,30 @@ func (d *Detector) cardUnderCamera(cam Camera, p cardPose) bool {
 	return false
 }
 
+// cardSlide is the least and the greatest distance (pixels) a stack's top
+// face on a cell of the card at pose p moves in the image per die of
+// height (Card.SlidePx); zeros where the camera cannot project a cell.
+func (d *Detector) cardSlide(cam Camera, p cardPose) [2]float64 {
+	m := d.opts.Model
+	lo, hi := math.Inf(1), 0.0
+	for r := 0; r < m.Rows && r < 3; r++ {
+		for col := 0; col < m.Cols && col < 2; col++ {
+			cu, cv := m.CellCenter(r, col)
+			x0, y0, ok0 := cam.Project(p.at(cu, cv, m.CardThickness))
+			x1, y1, ok1 := cam.Project(p.at(cu, cv, m.CardThickness+m.Die))
+			if !ok0 || !ok1 {
+				return [2]float64{}
+			}
+			s := math.Hypot(x1-x0, y1-y0)
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	if hi == 0 {
+		return [2]float64{}
+	}
+	return [2]float64{lo, hi}
+}
+
 // NadirFaceSuper is how many points squared the nadir height CNNs' face
 // patch samples each average (Detector.SetFaceSupersampling): there a
 // level's face is 1.2 px larger than the one below on a 36 px face, a

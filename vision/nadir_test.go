@@ -35,6 +35,44 @@ func TestUnderCamera(t *testing.T) {
 	}
 }
 
+// A card's slide (Card.SlidePx) is the least and greatest distance its
+// cells' top faces move per die: for a camera looking straight down from
+// Z, fx·r·(1/(Z-t-Die) - 1/(Z-t)) for a cell r mm from the nadir on a
+// card t thick.
+func TestCardSlide(t *testing.T) {
+	d := NewDetector(Options{})
+	defer d.Close()
+	cam := downCamera()
+	m := cardmodel.Default()
+	eye := cam.Center()
+	for _, off := range []float64{0, 150, 300} {
+		// a card turned square, its printed top-left corner off mm from the nadir along x
+		p := cardPose{origin: Vec3{X: eye.X + off, Y: eye.Y}, u: Vec3{X: 1}, v: Vec3{Y: 1}}
+		lo, hi := math.Inf(1), 0.0
+		for r := 0; r < m.Rows; r++ {
+			for col := 0; col < m.Cols; col++ {
+				cu, cv := m.CellCenter(r, col)
+				dist := math.Hypot(off+cu, cv)
+				s := cam.Fx * dist * (1/(eye.Z-m.CardThickness-m.Die) - 1/(eye.Z-m.CardThickness))
+				lo, hi = min(lo, s), max(hi, s)
+			}
+		}
+		got := d.cardSlide(cam, p)
+		assert.InDelta(t, lo, got[0], 1e-6, "%v mm out: least", off)
+		assert.InDelta(t, hi, got[1], 1e-6, "%v mm out: greatest", off)
+		assert.Less(t, got[0], got[1], "%v mm out: the cells lie at different distances", off)
+	}
+	// 180 mm out, 600 mm under this camera, a card lies where stacks read
+	// best (6-12 px per die)
+	far := d.cardSlide(cam, cardPose{origin: Vec3{X: eye.X + 180, Y: eye.Y}, u: Vec3{X: 1}, v: Vec3{Y: 1}})
+	assert.Greater(t, far[0], 6.0)
+	assert.Less(t, far[1], 12.0)
+	// a card the camera cannot see (the table behind it): zeros
+	behind := cam
+	behind.T[2] = -600
+	assert.Equal(t, [2]float64{}, d.cardSlide(behind, cardPose{origin: Vec3{X: 100}, u: Vec3{X: 1}, v: Vec3{Y: 1}}))
+}
+
 // The nadir height CNNs (height_nadir.cnn) read the heights of the cells
 // under the camera only (from faces sampled as NadirFaceSuper says); one
 // that reads another input is refused.

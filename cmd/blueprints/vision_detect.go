@@ -213,6 +213,10 @@ type cardJSON struct {
 	// UnderCamera: some of the card's cells lie almost straight under the
 	// camera, where heights read less surely (absent when none do)
 	UnderCamera bool `json:"under_camera,omitempty"`
+	// SlidePx: the least and greatest pixels a stack's top face on the
+	// card's cells moves per die of height (vision.Card.SlidePx; stacks
+	// read best at 6-12)
+	SlidePx [2]float64 `json:"slide_px"`
 }
 
 type cellReadingOut struct {
@@ -225,10 +229,12 @@ type cellReadingOut struct {
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
+func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }
+
 func toDetectJSON(image string, res vision.Result) detectJSON {
 	out := detectJSON{Image: image, Cards: []cardJSON{}}
 	for _, c := range res.Cards {
-		cj := cardJSON{Seat: c.Seat, Occluded: c.Occluded, UnderCamera: c.UnderCamera}
+		cj := cardJSON{Seat: c.Seat, Occluded: c.Occluded, UnderCamera: c.UnderCamera, SlidePx: [2]float64{round1(c.SlidePx[0]), round1(c.SlidePx[1])}}
 		for k := range c.Corners {
 			cj.Corners[k] = [2]float64{round2(c.Corners[k][0]), round2(c.Corners[k][1])}
 		}
@@ -289,6 +295,9 @@ func runVisionDetect(w, errW io.Writer, v *viper.Viper) error {
 		fmt.Fprintf(w, "seat %d card at (%.0f,%.0f)", c.Seat, c.Corners[0][0], c.Corners[0][1])
 		if c.Occluded {
 			fmt.Fprint(w, " (partly hidden)")
+		}
+		if c.SlidePx[1] > 0 {
+			fmt.Fprintf(w, " (faces slide %.1f-%.1f px per die)", c.SlidePx[0], c.SlidePx[1])
 		}
 		if c.UnderCamera {
 			fmt.Fprint(w, " (under the camera: its heights read less surely; mount the camera over the middle of the table)")
@@ -422,6 +431,11 @@ median milliseconds per frame.
 			for _, k := range []string{"open", "hidden", "glass under camera"} {
 				if t, ok := rep.StackPerSight[k]; ok {
 					line("whole, "+k, t)
+				}
+			}
+			for _, k := range vision.SlideKeys() {
+				if t, ok := rep.StackPerSlide[k]; ok {
+					line("whole, slide "+strings.TrimPrefix(k, "slide="), t)
 				}
 			}
 			for n := 1; n <= 6; n++ {

@@ -283,6 +283,22 @@ func TestVisionBenchJSON(t *testing.T) {
 		crowdTotal += tl.Total
 	}
 	assert.Equal(t, [2]int{stack.Right, stack.Total}, [2]int{crowdRight, crowdTotal}, "the cards' stack counts add up to the stacks")
+	// the slide bins split the stacks, and the text report lists each
+	var perSlide map[string]struct{ Right, Total int }
+	require.NoError(t, json.Unmarshal(rep["whole_stack_per_slide"], &perSlide))
+	var slideRight, slideTotal int
+	for k, tl := range perSlide {
+		assert.Contains(t, vision.SlideKeys(), k, "slide bin")
+		slideRight += tl.Right
+		slideTotal += tl.Total
+	}
+	assert.Equal(t, [2]int{stack.Right, stack.Total}, [2]int{slideRight, slideTotal}, "the slide bins add up to the stacks")
+	text, code, msg := run(t, "", "vision", "bench", "--corpus", dir)
+	require.Equal(t, 0, code, msg)
+	for k, tl := range perSlide {
+		assert.Contains(t, text, fmt.Sprintf("whole, slide %s", strings.TrimPrefix(k, "slide=")), "text report")
+		assert.Contains(t, text, fmt.Sprintf("(%d/%d)", tl.Right, tl.Total), "text report, %s", k)
+	}
 	var byConf []struct {
 		MinConfidence float64 `json:"min_confidence"`
 		Stacks, Read  int
@@ -328,7 +344,9 @@ func TestVisionBenchJSON(t *testing.T) {
 }
 
 // A card with cells almost straight under the camera says so, in the JSON
-// (under_camera, absent on the others) and in the text.
+// (under_camera, absent on the others) and in the text; every card says
+// how far its cells' top faces slide per die (slide_px), under 3 px under
+// the camera.
 func TestVisionDetectUnderCamera(t *testing.T) {
 	img, truth := still("0022") // seat 1's card lies under the camera
 	out, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth, "--json")
@@ -345,12 +363,18 @@ func TestVisionDetectUnderCamera(t *testing.T) {
 			assert.Equal(t, "true", string(raw), "seat %d", seat)
 			under[seat] = true
 		}
+		var slide [2]float64
+		require.NoError(t, json.Unmarshal(c["slide_px"], &slide), "seat %d", seat)
+		assert.Positive(t, slide[0], "seat %d", seat)
+		assert.LessOrEqual(t, slide[0], slide[1], "seat %d: least, then greatest", seat)
+		assert.Equal(t, seat == 1, slide[0] < 3, "seat %d: slide %v", seat, slide)
 	}
 	assert.Equal(t, map[int]bool{1: true}, under, "only seat 1's card")
 	text, code, msg := run(t, "", "vision", "detect", "--image", img, "--truth-camera", truth)
 	require.Equal(t, 0, code, msg)
 	assert.Contains(t, text, "seat 1 card at")
 	assert.Equal(t, 1, strings.Count(text, "under the camera"), text)
+	assert.Equal(t, len(got.Cards), strings.Count(text, "px per die)"), text)
 }
 
 // TestVisionBenchRepeat: --repeat times each frame by the fastest of its
