@@ -515,7 +515,7 @@ func (d *Detector) Bench(dir string, maxFailures int) (BenchReport, error) {
 // "slide=6-9px", "slide=9-12px", "slide=12-15px", "slide=15-20px" or
 // "slide=20+px" ("slide=?" where the camera cannot say). (Until the
 // fifty-ninth session the last four were one, "slide=9+px": split, they
-// show that the stacks read best where their faces slide 6-15 px per die,
+// show that the stacks read best where their faces slide 6-12 px per die,
 // and worse further out, where tall stacks hide more of their neighbours
 // — a guide to where a camera should hang.)
 func slideKey(cam *Camera, m cardmodel.Model, corners [4][2]float64, row, col int) string {
